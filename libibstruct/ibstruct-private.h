@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * libibstruct internals: descriptor layout and big-endian bit access used by the
+ * generated code.  Not installed.
+ */
+#ifndef IBSTRUCT_PRIVATE_H
+#define IBSTRUCT_PRIVATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ibmgmt/ibstruct.h>
+
+#define IBSTRUCT_EXPORT __attribute__((visibility("default")))
+
+#define IBS_T_UINT IBSTRUCT_TYPE_UINT
+#define IBS_T_GUID IBSTRUCT_TYPE_GUID
+#define IBS_T_GID IBSTRUCT_TYPE_GID
+#define IBS_T_BYTES IBSTRUCT_TYPE_BYTES
+#define IBS_T_STR IBSTRUCT_TYPE_STR
+#define IBS_T_STRUCT IBSTRUCT_TYPE_STRUCT
+
+#define IBS_FMT_NONE IBSTRUCT_FMT_NONE
+#define IBS_FMT_UINT IBSTRUCT_FMT_UINT
+#define IBS_FMT_INT IBSTRUCT_FMT_INT
+#define IBS_FMT_HEX IBSTRUCT_FMT_HEX
+#define IBS_FMT_RHEX IBSTRUCT_FMT_RHEX
+#define IBS_FMT_BITFIELD IBSTRUCT_FMT_BITFIELD
+#define IBS_FMT_ARRAY IBSTRUCT_FMT_ARRAY
+#define IBS_FMT_STRING IBSTRUCT_FMT_STRING
+#define IBS_FMT_NODE_TYPE IBSTRUCT_FMT_NODE_TYPE
+#define IBS_FMT_LINKWIDTH IBSTRUCT_FMT_LINKWIDTH
+#define IBS_FMT_LINKWIDTHSUP IBSTRUCT_FMT_LINKWIDTHSUP
+#define IBS_FMT_LINKWIDTHEN IBSTRUCT_FMT_LINKWIDTHEN
+#define IBS_FMT_LINKSPEED IBSTRUCT_FMT_LINKSPEED
+#define IBS_FMT_LINKSPEEDSUP IBSTRUCT_FMT_LINKSPEEDSUP
+#define IBS_FMT_LINKSPEEDEN IBSTRUCT_FMT_LINKSPEEDEN
+#define IBS_FMT_LINKSPEEDEXT IBSTRUCT_FMT_LINKSPEEDEXT
+#define IBS_FMT_LINKSPEEDEXTSUP IBSTRUCT_FMT_LINKSPEEDEXTSUP
+#define IBS_FMT_LINKSPEEDEXTEN IBSTRUCT_FMT_LINKSPEEDEXTEN
+#define IBS_FMT_LINKSPEEDEXT2 IBSTRUCT_FMT_LINKSPEEDEXT2
+#define IBS_FMT_LINKSPEEDEXTSUP2 IBSTRUCT_FMT_LINKSPEEDEXTSUP2
+#define IBS_FMT_LINKSPEEDEXTEN2 IBSTRUCT_FMT_LINKSPEEDEXTEN2
+#define IBS_FMT_PORTSTATE IBSTRUCT_FMT_PORTSTATE
+#define IBS_FMT_PHYSPORTSTATE IBSTRUCT_FMT_PHYSPORTSTATE
+#define IBS_FMT_LINKDOWNDEFSTATE IBSTRUCT_FMT_LINKDOWNDEFSTATE
+#define IBS_FMT_MTU IBSTRUCT_FMT_MTU
+#define IBS_FMT_VLCAP IBSTRUCT_FMT_VLCAP
+#define IBS_FMT_OPERVLS IBSTRUCT_FMT_OPERVLS
+#define IBS_FMT_PORTCAPMASK IBSTRUCT_FMT_PORTCAPMASK
+#define IBS_FMT_PORTCAPMASK2 IBSTRUCT_FMT_PORTCAPMASK2
+
+enum ibs_disp {
+	IBS_DISP_DEFAULT,
+	IBS_DISP_DEC,
+	IBS_DISP_HEX,
+	IBS_DISP_STR,
+};
+
+#define IBS_F_RESERVED 0x1
+
+struct ibs_field {
+	const char *name;
+	const char *show;      /* infiniband-diags display name or NULL */
+	uint32_t bit_offset;   /* from the start of the struct, MSB first */
+	uint32_t bits;         /* per element */
+	uint32_t count;        /* array elements, 1 for scalars */
+	uint8_t type;          /* enum ibstruct_type */
+	uint8_t fmt;           /* enum ibstruct_diags_fmt */
+	uint8_t disp;          /* enum ibs_disp */
+	size_t host_offset;    /* offsetof() in the host struct */
+	size_t host_size;      /* bytes of one element in the host struct */
+	int cm_bit;            /* component mask bit relative to the struct, -1 none */
+	int enum_id;           /* IBSTRUCT_ENUM_* or -1 */
+	unsigned flags;        /* IBS_F_* */
+	const struct ibstruct_desc *sub; /* nested struct */
+};
+
+struct ibstruct_desc {
+	const char *name;
+	const char *c_name;
+	const char *desc;
+	size_t size;
+	size_t host_size;
+	int mgmt_class;
+	int attr_id;
+	uint32_t methods;
+	int record;
+	int ncm;
+	const struct ibs_field *fields;
+	unsigned nfields;
+	int (*unpack)(void *host, const void *buf, size_t len);
+	int (*pack)(const void *host, void *buf, size_t len);
+};
+
+struct ibs_enum_entry {
+	uint64_t value;
+	const char *name;
+};
+
+struct ibs_enum_table {
+	const char *name;
+	const struct ibs_enum_entry *entries;
+	unsigned count;
+};
+
+struct ibs_class_entry {
+	const char *name;
+	const char *desc;
+	int id;
+	int version;
+};
+
+struct ibs_method_entry {
+	const char *name;
+	uint8_t code;
+};
+
+struct ibs_rpc_entry {
+	const char *name;
+	uint8_t method;
+	int mgmt_class;
+};
+
+extern const struct ibstruct_desc *const ibs_all_descs[];
+extern const unsigned ibs_ndescs;
+extern const struct ibs_enum_table ibs_enums[];
+extern const unsigned ibs_nenums;
+extern const struct ibs_class_entry ibs_classes[];
+extern const unsigned ibs_nclasses;
+extern const struct ibs_method_entry ibs_methods[];
+extern const unsigned ibs_nmethods;
+extern const struct ibs_rpc_entry ibs_rpcs[];
+extern const unsigned ibs_nrpcs;
+
+/* ---- big-endian access ---------------------------------------------------------- */
+
+static inline uint16_t ibs_be16(const uint8_t *p)
+{
+	return (uint16_t)((uint16_t)p[0] << 8 | p[1]);
+}
+
+static inline uint32_t ibs_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline uint64_t ibs_be64(const uint8_t *p)
+{
+	return (uint64_t)ibs_be32(p) << 32 | ibs_be32(p + 4);
+}
+
+static inline void ibs_put_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void ibs_put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static inline void ibs_put_be64(uint8_t *p, uint64_t v)
+{
+	ibs_put_be32(p, (uint32_t)(v >> 32));
+	ibs_put_be32(p + 4, (uint32_t)v);
+}
+
+static inline uint64_t ibs_load(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* `bits` bits ending `shift` bits above the least significant bit of the n-byte
+ * big-endian word at p (n <= 8). */
+static inline uint64_t ibs_getbits(const uint8_t *p, unsigned n, unsigned shift, unsigned bits)
+{
+	uint64_t mask = bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
+
+	return (ibs_load(p, n) >> shift) & mask;
+}
+
+/* OR `v` into the same place (the destination bits must be zero). */
+static inline void ibs_orbits(uint8_t *p, unsigned n, unsigned shift, unsigned bits, uint64_t v)
+{
+	uint64_t mask = bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
+	uint64_t w = (v & mask) << shift;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		p[i] |= (uint8_t)(w >> (8 * (n - 1 - i)));
+}
+
+/* Generic bit access at any offset (up to 64 bits, any alignment). */
+uint64_t ibs_get_any(const uint8_t *p, uint32_t bit_offset, unsigned bits);
+void ibs_put_any(uint8_t *p, uint32_t bit_offset, unsigned bits, uint64_t v);
+
+/* Reads a leaf element of the host struct as an integer (uint/guid). */
+uint64_t ibs_host_get(const void *host, const struct ibs_field *f, unsigned elem);
+void ibs_host_put(void *host, const struct ibs_field *f, unsigned elem, uint64_t v);
+
+const char *ibs_enum_lookup(int enum_id, uint64_t value);
+
+/* snprintf into buf at *pos, tracking the full length like snprintf does. */
+struct ibs_out {
+	char *buf;
+	size_t len;
+	size_t pos;
+};
+
+void ibs_out_printf(struct ibs_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ibs_out_str(struct ibs_out *o, const char *s);
+int ibs_out_finish(struct ibs_out *o);
+
+#endif /* IBSTRUCT_PRIVATE_H */
