@@ -429,14 +429,14 @@ static const struct ibstruct_desc desc_ofa_sys_stat_cpu_info;
 
 static inline void ibs_unpack_hdr_lrh(struct ibstruct_hdr_lrh *h, const uint8_t *p)
 {
-	h->VL = (uint8_t)ibs_getbits(p + 0, 1, 4, 4);
-	h->LVer = (uint8_t)ibs_getbits(p + 0, 1, 0, 4);
-	h->SL = (uint8_t)ibs_getbits(p + 1, 1, 4, 4);
-	h->reserved_12 = (uint8_t)ibs_getbits(p + 1, 1, 2, 2);
-	h->LNH = (uint8_t)ibs_getbits(p + 1, 1, 0, 2);
+	h->VL = (uint8_t)((p[0] >> 4) & 0xfu);
+	h->LVer = (uint8_t)((p[0] >> 0) & 0xfu);
+	h->SL = (uint8_t)((p[1] >> 4) & 0xfu);
+	h->reserved_12 = (uint8_t)((p[1] >> 2) & 0x3u);
+	h->LNH = (uint8_t)((p[1] >> 0) & 0x3u);
 	h->DLID = (uint16_t)ibs_be16(p + 2);
-	h->reserved_32 = (uint8_t)ibs_getbits(p + 4, 1, 3, 5);
-	h->pktLen = (uint16_t)ibs_getbits(p + 4, 2, 0, 11);
+	h->reserved_32 = (uint8_t)((p[4] >> 3) & 0x1fu);
+	h->pktLen = (uint16_t)((ibs_be16(p + 4) >> 0) & 0x7ffu);
 	h->SLID = (uint16_t)ibs_be16(p + 6);
 }
 
@@ -625,10 +625,10 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_hdr_rwh_desc(void)
 
 static inline void ibs_unpack_hdr_flow_control(struct ibstruct_hdr_flow_control *h, const uint8_t *p)
 {
-	h->op = (uint8_t)ibs_getbits(p + 0, 1, 4, 4);
-	h->FCTBS = (uint16_t)ibs_getbits(p + 0, 2, 0, 12);
-	h->VL = (uint8_t)ibs_getbits(p + 2, 1, 4, 4);
-	h->FCCL = (uint16_t)ibs_getbits(p + 2, 2, 0, 12);
+	h->op = (uint8_t)((p[0] >> 4) & 0xfu);
+	h->FCTBS = (uint16_t)((ibs_be16(p + 0) >> 0) & 0xfffu);
+	h->VL = (uint8_t)((p[2] >> 4) & 0xfu);
+	h->FCCL = (uint16_t)((ibs_be16(p + 2) >> 0) & 0xfffu);
 }
 
 static inline void ibs_pack_hdr_flow_control(const struct ibstruct_hdr_flow_control *h, uint8_t *p)
@@ -719,9 +719,9 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_hdr_flow_control_desc(void)
 
 static inline void ibs_unpack_hdr_grh(struct ibstruct_hdr_grh *h, const uint8_t *p)
 {
-	h->IPVer = (uint8_t)ibs_getbits(p + 0, 1, 4, 4);
-	h->TClass = (uint8_t)ibs_getbits(p + 0, 2, 4, 8);
-	h->flowLabel = (uint32_t)ibs_getbits(p + 1, 3, 0, 20);
+	h->IPVer = (uint8_t)((p[0] >> 4) & 0xfu);
+	h->TClass = (uint8_t)((ibs_be16(p + 0) >> 4) & 0xffu);
+	h->flowLabel = (uint32_t)((ibs_be32(p + 1) >> 8) & 0xfffffu);
 	h->payLen = (uint16_t)ibs_be16(p + 4);
 	h->nxtHdr = (uint8_t)p[6];
 	h->hopLmt = (uint8_t)p[7];
@@ -821,17 +821,17 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_hdr_grh_desc(void)
 
 static inline void ibs_unpack_hdr_bth(struct ibstruct_hdr_bth *h, const uint8_t *p)
 {
-	h->service = (uint8_t)ibs_getbits(p + 0, 1, 5, 3);
-	h->function = (uint8_t)ibs_getbits(p + 0, 1, 0, 5);
-	h->SE = (uint8_t)ibs_getbits(p + 1, 1, 7, 1);
-	h->migReq = (uint8_t)ibs_getbits(p + 1, 1, 6, 1);
-	h->padCnt = (uint8_t)ibs_getbits(p + 1, 1, 4, 2);
-	h->TVer = (uint8_t)ibs_getbits(p + 1, 1, 0, 4);
+	h->service = (uint8_t)((p[0] >> 5) & 0x7u);
+	h->function = (uint8_t)((p[0] >> 0) & 0x1fu);
+	h->SE = (uint8_t)((p[1] >> 7) & 0x1u);
+	h->migReq = (uint8_t)((p[1] >> 6) & 0x1u);
+	h->padCnt = (uint8_t)((p[1] >> 4) & 0x3u);
+	h->TVer = (uint8_t)((p[1] >> 0) & 0xfu);
 	h->PKey = (uint16_t)ibs_be16(p + 2);
 	h->reserved_32 = (uint8_t)p[4];
-	h->destQP = (uint32_t)ibs_getbits(p + 5, 3, 0, 24);
-	h->ackReq = (uint8_t)ibs_getbits(p + 8, 1, 7, 1);
-	h->reserved_65 = (uint8_t)ibs_getbits(p + 8, 1, 0, 7);
+	h->destQP = (uint32_t)((ibs_be32(p + 5) >> 8) & 0xffffffu);
+	h->ackReq = (uint8_t)((p[8] >> 7) & 0x1u);
+	h->reserved_65 = (uint8_t)((p[8] >> 0) & 0x7fu);
 	h->PSN = (uint32_t)ibs_getbits(p + 9, 3, 0, 24);
 }
 
@@ -1795,8 +1795,8 @@ static inline void ibs_unpack_mad_header_split(struct ibstruct_mad_header_split 
 	h->baseVersion = (uint8_t)p[0];
 	h->mgmtClass = (uint8_t)p[1];
 	h->classVersion = (uint8_t)p[2];
-	h->R = (uint8_t)ibs_getbits(p + 3, 1, 7, 1);
-	h->method = (uint8_t)ibs_getbits(p + 3, 1, 0, 7);
+	h->R = (uint8_t)((p[3] >> 7) & 0x1u);
+	h->method = (uint8_t)((p[3] >> 0) & 0x7fu);
 	h->status = (uint16_t)ibs_be16(p + 4);
 	h->classSpecific = (uint16_t)ibs_be16(p + 6);
 	h->transactionID = (uint64_t)ibs_be64(p + 8);
@@ -1907,8 +1907,8 @@ static inline void ibs_unpack_mad_header_directed(struct ibstruct_mad_header_dir
 	h->mgmtClass = (uint8_t)p[1];
 	h->classVersion = (uint8_t)p[2];
 	h->method = (uint8_t)p[3];
-	h->D = (uint8_t)ibs_getbits(p + 4, 1, 7, 1);
-	h->status = (uint16_t)ibs_getbits(p + 4, 2, 0, 15);
+	h->D = (uint8_t)((p[4] >> 7) & 0x1u);
+	h->status = (uint16_t)((ibs_be16(p + 4) >> 0) & 0x7fffu);
 	h->hopPointer = (uint8_t)p[6];
 	h->hopCount = (uint8_t)p[7];
 	h->transactionID = (uint64_t)ibs_be64(p + 8);
@@ -2101,25 +2101,25 @@ static inline void ibs_unpack_mad_class_port_info(struct ibstruct_mad_class_port
 	h->baseVersion = (uint8_t)p[0];
 	h->classVersion = (uint8_t)p[1];
 	h->capabilityMask = (uint16_t)ibs_be16(p + 2);
-	h->capabilityMask2 = (uint32_t)ibs_getbits(p + 4, 4, 5, 27);
-	h->respTimeValue = (uint8_t)ibs_getbits(p + 7, 1, 0, 5);
+	h->capabilityMask2 = (uint32_t)((ibs_be32(p + 4) >> 5) & 0x7ffffffu);
+	h->respTimeValue = (uint8_t)((p[7] >> 0) & 0x1fu);
 	memcpy(h->redirectGID.raw, p + 8, 16);
 	h->redirectTC = (uint8_t)p[24];
-	h->redirectSL = (uint8_t)ibs_getbits(p + 25, 1, 4, 4);
-	h->redirectFL = (uint32_t)ibs_getbits(p + 25, 3, 0, 20);
+	h->redirectSL = (uint8_t)((p[25] >> 4) & 0xfu);
+	h->redirectFL = (uint32_t)((ibs_be32(p + 25) >> 8) & 0xfffffu);
 	h->redirectLID = (uint16_t)ibs_be16(p + 28);
 	h->redirectPKey = (uint16_t)ibs_be16(p + 30);
 	h->reserved_256 = (uint8_t)p[32];
-	h->redirectQP = (uint32_t)ibs_getbits(p + 33, 3, 0, 24);
+	h->redirectQP = (uint32_t)((ibs_be32(p + 33) >> 8) & 0xffffffu);
 	h->redirectQKey = (uint32_t)ibs_be32(p + 36);
 	memcpy(h->trapGID.raw, p + 40, 16);
 	h->trapTC = (uint8_t)p[56];
-	h->trapSL = (uint8_t)ibs_getbits(p + 57, 1, 4, 4);
-	h->trapFL = (uint32_t)ibs_getbits(p + 57, 3, 0, 20);
+	h->trapSL = (uint8_t)((p[57] >> 4) & 0xfu);
+	h->trapFL = (uint32_t)((ibs_be32(p + 57) >> 8) & 0xfffffu);
 	h->trapLID = (uint16_t)ibs_be16(p + 60);
 	h->trapPKey = (uint16_t)ibs_be16(p + 62);
 	h->trapHL = (uint8_t)p[64];
-	h->trapQP = (uint32_t)ibs_getbits(p + 65, 3, 0, 24);
+	h->trapQP = (uint32_t)((ibs_be32(p + 65) >> 8) & 0xffffffu);
 	h->trapQKey = (uint32_t)ibs_be32(p + 68);
 }
 
@@ -2257,13 +2257,13 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_mad_class_port_info_desc(vo
 
 static inline void ibs_unpack_mad_notice(struct ibstruct_mad_notice *h, const uint8_t *p)
 {
-	h->isGeneric = (uint8_t)ibs_getbits(p + 0, 1, 7, 1);
-	h->noticeType = (uint8_t)ibs_getbits(p + 0, 1, 0, 7);
-	h->nodeType = (uint32_t)ibs_getbits(p + 1, 3, 0, 24);
+	h->isGeneric = (uint8_t)((p[0] >> 7) & 0x1u);
+	h->noticeType = (uint8_t)((p[0] >> 0) & 0x7fu);
+	h->nodeType = (uint32_t)((ibs_be32(p + 1) >> 8) & 0xffffffu);
 	h->trapNumber = (uint16_t)ibs_be16(p + 4);
 	h->issuerLID = (uint16_t)ibs_be16(p + 6);
-	h->noticeToggle = (uint8_t)ibs_getbits(p + 8, 1, 7, 1);
-	h->noticeCount = (uint16_t)ibs_getbits(p + 8, 2, 0, 15);
+	h->noticeToggle = (uint8_t)((p[8] >> 7) & 0x1u);
+	h->noticeCount = (uint16_t)((ibs_be16(p + 8) >> 0) & 0x7fffu);
 	memcpy(h->dataDetails, p + 10, 54);
 	memcpy(h->issuerGID.raw, p + 64, 16);
 }
@@ -2376,9 +2376,9 @@ static inline void ibs_unpack_mad_inform_info(struct ibstruct_mad_inform_info *h
 	h->subscribe = (uint8_t)p[23];
 	h->type = (uint16_t)ibs_be16(p + 24);
 	h->trapNumber = (uint16_t)ibs_be16(p + 26);
-	h->QPN = (uint32_t)ibs_getbits(p + 28, 3, 0, 24);
-	h->reserved_248 = (uint8_t)ibs_getbits(p + 31, 1, 5, 3);
-	h->respTimeValue = (uint8_t)ibs_getbits(p + 31, 1, 0, 5);
+	h->QPN = (uint32_t)((ibs_be32(p + 28) >> 8) & 0xffffffu);
+	h->reserved_248 = (uint8_t)((p[31] >> 5) & 0x7u);
+	h->respTimeValue = (uint8_t)((p[31] >> 0) & 0x1fu);
 	h->reserved_256 = (uint8_t)p[32];
 	h->producerType = (uint32_t)ibs_getbits(p + 33, 3, 0, 24);
 }
@@ -2492,8 +2492,8 @@ static inline void ibs_unpack_rmpp_header(struct ibstruct_rmpp_header *h, const 
 	ibs_unpack_mad_header(&h->MADHeader, p + 0);
 	h->RMPPVersion = (uint8_t)p[24];
 	h->RMPPType = (uint8_t)p[25];
-	h->RRespTime = (uint8_t)ibs_getbits(p + 26, 1, 3, 5);
-	h->RMPPFlags = (uint8_t)ibs_getbits(p + 26, 1, 0, 3);
+	h->RRespTime = (uint8_t)((p[26] >> 3) & 0x1fu);
+	h->RMPPFlags = (uint8_t)((p[26] >> 0) & 0x7u);
 	h->RMPPStatus = (uint8_t)p[27];
 	h->data1 = (uint32_t)ibs_be32(p + 28);
 	h->data2 = (uint32_t)ibs_be32(p + 32);
@@ -2594,8 +2594,8 @@ static inline void ibs_unpack_rmpp_short_header(struct ibstruct_rmpp_short_heade
 	ibs_unpack_mad_header(&h->MADHeader, p + 0);
 	h->RMPPVersion = (uint8_t)p[24];
 	h->RMPPType = (uint8_t)p[25];
-	h->RRespTime = (uint8_t)ibs_getbits(p + 26, 1, 3, 5);
-	h->RMPPFlags = (uint8_t)ibs_getbits(p + 26, 1, 0, 3);
+	h->RRespTime = (uint8_t)((p[26] >> 3) & 0x1fu);
+	h->RMPPFlags = (uint8_t)((p[26] >> 0) & 0x7u);
 	h->RMPPStatus = (uint8_t)p[27];
 }
 
@@ -3042,8 +3042,8 @@ static inline void ibs_unpack_smp_format(struct ibstruct_smp_format *h, const ui
 	h->baseVersion = (uint8_t)p[0];
 	h->mgmtClass = (uint8_t)p[1];
 	h->classVersion = (uint8_t)p[2];
-	h->R = (uint8_t)ibs_getbits(p + 3, 1, 7, 1);
-	h->method = (uint8_t)ibs_getbits(p + 3, 1, 0, 7);
+	h->R = (uint8_t)((p[3] >> 7) & 0x1u);
+	h->method = (uint8_t)((p[3] >> 0) & 0x7fu);
 	h->status = (uint16_t)ibs_be16(p + 4);
 	h->classSpecific = (uint16_t)ibs_be16(p + 6);
 	h->transactionID = (uint64_t)ibs_be64(p + 8);
@@ -3165,10 +3165,10 @@ static inline void ibs_unpack_smp_format_directed(struct ibstruct_smp_format_dir
 	h->baseVersion = (uint8_t)p[0];
 	h->mgmtClass = (uint8_t)p[1];
 	h->classVersion = (uint8_t)p[2];
-	h->R = (uint8_t)ibs_getbits(p + 3, 1, 7, 1);
-	h->method = (uint8_t)ibs_getbits(p + 3, 1, 0, 7);
-	h->D = (uint8_t)ibs_getbits(p + 4, 1, 7, 1);
-	h->status = (uint16_t)ibs_getbits(p + 4, 2, 0, 15);
+	h->R = (uint8_t)((p[3] >> 7) & 0x1u);
+	h->method = (uint8_t)((p[3] >> 0) & 0x7fu);
+	h->D = (uint8_t)((p[4] >> 7) & 0x1u);
+	h->status = (uint16_t)((ibs_be16(p + 4) >> 0) & 0x7fffu);
 	h->hopPointer = (uint8_t)p[6];
 	h->hopCount = (uint8_t)p[7];
 	h->transactionID = (uint64_t)ibs_be64(p + 8);
@@ -3304,13 +3304,13 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_format_directed_desc(vo
 
 static inline void ibs_unpack_smp_notice(struct ibstruct_smp_notice *h, const uint8_t *p)
 {
-	h->isGeneric = (uint8_t)ibs_getbits(p + 0, 1, 7, 1);
-	h->noticeType = (uint8_t)ibs_getbits(p + 0, 1, 0, 7);
-	h->nodeType = (uint32_t)ibs_getbits(p + 1, 3, 0, 24);
+	h->isGeneric = (uint8_t)((p[0] >> 7) & 0x1u);
+	h->noticeType = (uint8_t)((p[0] >> 0) & 0x7fu);
+	h->nodeType = (uint32_t)((ibs_be32(p + 1) >> 8) & 0xffffffu);
 	h->trapNumber = (uint16_t)ibs_be16(p + 4);
 	h->issuerLID = (uint16_t)ibs_be16(p + 6);
-	h->noticeToggle = (uint8_t)ibs_getbits(p + 8, 1, 7, 1);
-	h->noticeCount = (uint16_t)ibs_getbits(p + 8, 2, 0, 15);
+	h->noticeToggle = (uint8_t)((p[8] >> 7) & 0x1u);
+	h->noticeCount = (uint16_t)((ibs_be16(p + 8) >> 0) & 0x7fffu);
 	memcpy(h->dataDetails, p + 10, 54);
 }
 
@@ -3673,16 +3673,16 @@ static inline void ibs_unpack_smp_notice_trap144_data_details(struct ibstruct_sm
 	h->reserved_0 = (uint16_t)ibs_be16(p + 0);
 	h->lidAddr = (uint16_t)ibs_be16(p + 2);
 	h->reserved_32 = (uint8_t)p[4];
-	h->reserved_40 = (uint8_t)ibs_getbits(p + 5, 1, 1, 7);
-	h->otherLocalChanges = (uint8_t)ibs_getbits(p + 5, 1, 0, 1);
+	h->reserved_40 = (uint8_t)((p[5] >> 1) & 0x7fu);
+	h->otherLocalChanges = (uint8_t)((p[5] >> 0) & 0x1u);
 	h->capabilityMask = (uint32_t)ibs_be32(p + 6);
-	h->reserved_80 = (uint16_t)ibs_getbits(p + 10, 2, 6, 10);
-	h->capabilityMask2Change = (uint8_t)ibs_getbits(p + 11, 1, 5, 1);
-	h->hierarchyInfoChange = (uint8_t)ibs_getbits(p + 11, 1, 4, 1);
-	h->SMPriorityChange = (uint8_t)ibs_getbits(p + 11, 1, 3, 1);
-	h->linkSpeedEnabledChange = (uint8_t)ibs_getbits(p + 11, 1, 2, 1);
-	h->linkWidthEnabledChange = (uint8_t)ibs_getbits(p + 11, 1, 1, 1);
-	h->nodeDescriptionChange = (uint8_t)ibs_getbits(p + 11, 1, 0, 1);
+	h->reserved_80 = (uint16_t)((ibs_be16(p + 10) >> 6) & 0x3ffu);
+	h->capabilityMask2Change = (uint8_t)((p[11] >> 5) & 0x1u);
+	h->hierarchyInfoChange = (uint8_t)((p[11] >> 4) & 0x1u);
+	h->SMPriorityChange = (uint8_t)((p[11] >> 3) & 0x1u);
+	h->linkSpeedEnabledChange = (uint8_t)((p[11] >> 2) & 0x1u);
+	h->linkWidthEnabledChange = (uint8_t)((p[11] >> 1) & 0x1u);
+	h->nodeDescriptionChange = (uint8_t)((p[11] >> 0) & 0x1u);
 	h->capabilityMask2 = (uint16_t)ibs_be16(p + 12);
 	memcpy(h->reserved_112, p + 14, 40);
 }
@@ -3907,9 +3907,9 @@ static inline void ibs_unpack_smp_notice_trap256_data_details(struct ibstruct_sm
 	h->attributeModifier = (uint32_t)ibs_be32(p + 10);
 	h->MKey = (uint64_t)ibs_be64(p + 14);
 	h->reserved_176 = (uint8_t)p[22];
-	h->drNotice = (uint8_t)ibs_getbits(p + 23, 1, 7, 1);
-	h->drPathTruncated = (uint8_t)ibs_getbits(p + 23, 1, 6, 1);
-	h->drHopCount = (uint8_t)ibs_getbits(p + 23, 1, 0, 6);
+	h->drNotice = (uint8_t)((p[23] >> 7) & 0x1u);
+	h->drPathTruncated = (uint8_t)((p[23] >> 6) & 0x1u);
+	h->drHopCount = (uint8_t)((p[23] >> 0) & 0x3fu);
 	for (i = 0; i < 30; i++)
 		h->drNoticeReturnPath[i] = (uint8_t)p[24 + i];
 }
@@ -4024,11 +4024,11 @@ static inline void ibs_unpack_smp_notice_trap257_data_details(struct ibstruct_sm
 	h->lidAddr1 = (uint16_t)ibs_be16(p + 2);
 	h->lidAddr2 = (uint16_t)ibs_be16(p + 4);
 	h->key = (uint32_t)ibs_be32(p + 6);
-	h->SL = (uint8_t)ibs_getbits(p + 10, 1, 4, 4);
-	h->reserved_84 = (uint8_t)ibs_getbits(p + 10, 1, 0, 4);
-	h->qp1 = (uint32_t)ibs_getbits(p + 11, 3, 0, 24);
+	h->SL = (uint8_t)((p[10] >> 4) & 0xfu);
+	h->reserved_84 = (uint8_t)((p[10] >> 0) & 0xfu);
+	h->qp1 = (uint32_t)((ibs_be32(p + 11) >> 8) & 0xffffffu);
 	h->reserved_112 = (uint8_t)p[14];
-	h->qp2 = (uint32_t)ibs_getbits(p + 15, 3, 0, 24);
+	h->qp2 = (uint32_t)((ibs_be32(p + 15) >> 8) & 0xffffffu);
 	memcpy(h->gidAddr1.raw, p + 18, 16);
 	memcpy(h->gidAddr2.raw, p + 34, 16);
 	h->reserved_400 = (uint32_t)ibs_be32(p + 50);
@@ -4142,11 +4142,11 @@ static inline void ibs_unpack_smp_notice_trap259_data_details(struct ibstruct_sm
 	h->lidAddr1 = (uint16_t)ibs_be16(p + 2);
 	h->lidAddr2 = (uint16_t)ibs_be16(p + 4);
 	h->PKey = (uint16_t)ibs_be16(p + 6);
-	h->SL = (uint8_t)ibs_getbits(p + 8, 1, 4, 4);
-	h->reserved_68 = (uint8_t)ibs_getbits(p + 8, 1, 0, 4);
-	h->qp1 = (uint32_t)ibs_getbits(p + 9, 3, 0, 24);
+	h->SL = (uint8_t)((p[8] >> 4) & 0xfu);
+	h->reserved_68 = (uint8_t)((p[8] >> 0) & 0xfu);
+	h->qp1 = (uint32_t)((ibs_be32(p + 9) >> 8) & 0xffffffu);
 	h->reserved_96 = (uint8_t)p[12];
-	h->qp2 = (uint32_t)ibs_getbits(p + 13, 3, 0, 24);
+	h->qp2 = (uint32_t)((ibs_be32(p + 13) >> 8) & 0xffffffu);
 	memcpy(h->gidAddr1.raw, p + 16, 16);
 	memcpy(h->gidAddr2.raw, p + 32, 16);
 	h->swLidAddr = (uint16_t)ibs_be16(p + 48);
@@ -4461,17 +4461,17 @@ static inline void ibs_unpack_smp_switch_info(struct ibstruct_smp_switch_info *h
 	h->defaultPort = (uint8_t)p[8];
 	h->defaultMulticastPrimaryPort = (uint8_t)p[9];
 	h->defaultMulticastNotPrimaryPort = (uint8_t)p[10];
-	h->lifeTimeValue = (uint8_t)ibs_getbits(p + 11, 1, 3, 5);
-	h->portStateChange = (uint8_t)ibs_getbits(p + 11, 1, 2, 1);
-	h->optimizedSLtoVLMappingProgramming = (uint8_t)ibs_getbits(p + 11, 1, 0, 2);
+	h->lifeTimeValue = (uint8_t)((p[11] >> 3) & 0x1fu);
+	h->portStateChange = (uint8_t)((p[11] >> 2) & 0x1u);
+	h->optimizedSLtoVLMappingProgramming = (uint8_t)((p[11] >> 0) & 0x3u);
 	h->LIDsPerPort = (uint16_t)ibs_be16(p + 12);
 	h->partitionEnforcementCap = (uint16_t)ibs_be16(p + 14);
-	h->inboundEnforcementCap = (uint8_t)ibs_getbits(p + 16, 1, 7, 1);
-	h->outboundEnforcementCap = (uint8_t)ibs_getbits(p + 16, 1, 6, 1);
-	h->filterRawInboundCap = (uint8_t)ibs_getbits(p + 16, 1, 5, 1);
-	h->filterRawOutboundCap = (uint8_t)ibs_getbits(p + 16, 1, 4, 1);
-	h->enhancedPort0 = (uint8_t)ibs_getbits(p + 16, 1, 3, 1);
-	h->reserved_133 = (uint8_t)ibs_getbits(p + 16, 1, 0, 3);
+	h->inboundEnforcementCap = (uint8_t)((p[16] >> 7) & 0x1u);
+	h->outboundEnforcementCap = (uint8_t)((p[16] >> 6) & 0x1u);
+	h->filterRawInboundCap = (uint8_t)((p[16] >> 5) & 0x1u);
+	h->filterRawOutboundCap = (uint8_t)((p[16] >> 4) & 0x1u);
+	h->enhancedPort0 = (uint8_t)((p[16] >> 3) & 0x1u);
+	h->reserved_133 = (uint8_t)((p[16] >> 0) & 0x7u);
 	h->reserved_136 = (uint8_t)p[17];
 	h->multicastFDBTop = (uint16_t)ibs_be16(p + 18);
 }
@@ -4699,53 +4699,53 @@ static inline void ibs_unpack_smp_port_info(struct ibstruct_smp_port_info *h, co
 	h->linkWidthEnabled = (uint8_t)p[29];
 	h->linkWidthSupported = (uint8_t)p[30];
 	h->linkWidthActive = (uint8_t)p[31];
-	h->linkSpeedSupported = (uint8_t)ibs_getbits(p + 32, 1, 4, 4);
-	h->portState = (uint8_t)ibs_getbits(p + 32, 1, 0, 4);
-	h->portPhysicalState = (uint8_t)ibs_getbits(p + 33, 1, 4, 4);
-	h->linkDownDefaultState = (uint8_t)ibs_getbits(p + 33, 1, 0, 4);
-	h->MKeyProtectBits = (uint8_t)ibs_getbits(p + 34, 1, 6, 2);
-	h->reserved_274 = (uint8_t)ibs_getbits(p + 34, 1, 3, 3);
-	h->LMC = (uint8_t)ibs_getbits(p + 34, 1, 0, 3);
-	h->linkSpeedActive = (uint8_t)ibs_getbits(p + 35, 1, 4, 4);
-	h->linkSpeedEnabled = (uint8_t)ibs_getbits(p + 35, 1, 0, 4);
-	h->neighborMTU = (uint8_t)ibs_getbits(p + 36, 1, 4, 4);
-	h->masterSMSL = (uint8_t)ibs_getbits(p + 36, 1, 0, 4);
-	h->VLCap = (uint8_t)ibs_getbits(p + 37, 1, 4, 4);
-	h->initType = (uint8_t)ibs_getbits(p + 37, 1, 0, 4);
+	h->linkSpeedSupported = (uint8_t)((p[32] >> 4) & 0xfu);
+	h->portState = (uint8_t)((p[32] >> 0) & 0xfu);
+	h->portPhysicalState = (uint8_t)((p[33] >> 4) & 0xfu);
+	h->linkDownDefaultState = (uint8_t)((p[33] >> 0) & 0xfu);
+	h->MKeyProtectBits = (uint8_t)((p[34] >> 6) & 0x3u);
+	h->reserved_274 = (uint8_t)((p[34] >> 3) & 0x7u);
+	h->LMC = (uint8_t)((p[34] >> 0) & 0x7u);
+	h->linkSpeedActive = (uint8_t)((p[35] >> 4) & 0xfu);
+	h->linkSpeedEnabled = (uint8_t)((p[35] >> 0) & 0xfu);
+	h->neighborMTU = (uint8_t)((p[36] >> 4) & 0xfu);
+	h->masterSMSL = (uint8_t)((p[36] >> 0) & 0xfu);
+	h->VLCap = (uint8_t)((p[37] >> 4) & 0xfu);
+	h->initType = (uint8_t)((p[37] >> 0) & 0xfu);
 	h->VLHighLimit = (uint8_t)p[38];
 	h->VLArbitrationHighCap = (uint8_t)p[39];
 	h->VLArbitrationLowCap = (uint8_t)p[40];
-	h->initTypeReply = (uint8_t)ibs_getbits(p + 41, 1, 4, 4);
-	h->MTUCap = (uint8_t)ibs_getbits(p + 41, 1, 0, 4);
-	h->VLStallCount = (uint8_t)ibs_getbits(p + 42, 1, 5, 3);
-	h->HOQLife = (uint8_t)ibs_getbits(p + 42, 1, 0, 5);
-	h->operationalVLs = (uint8_t)ibs_getbits(p + 43, 1, 4, 4);
-	h->partitionEnforcementInbound = (uint8_t)ibs_getbits(p + 43, 1, 3, 1);
-	h->partitionEnforcementOutbound = (uint8_t)ibs_getbits(p + 43, 1, 2, 1);
-	h->filterRawInbound = (uint8_t)ibs_getbits(p + 43, 1, 1, 1);
-	h->filterRawOutbound = (uint8_t)ibs_getbits(p + 43, 1, 0, 1);
+	h->initTypeReply = (uint8_t)((p[41] >> 4) & 0xfu);
+	h->MTUCap = (uint8_t)((p[41] >> 0) & 0xfu);
+	h->VLStallCount = (uint8_t)((p[42] >> 5) & 0x7u);
+	h->HOQLife = (uint8_t)((p[42] >> 0) & 0x1fu);
+	h->operationalVLs = (uint8_t)((p[43] >> 4) & 0xfu);
+	h->partitionEnforcementInbound = (uint8_t)((p[43] >> 3) & 0x1u);
+	h->partitionEnforcementOutbound = (uint8_t)((p[43] >> 2) & 0x1u);
+	h->filterRawInbound = (uint8_t)((p[43] >> 1) & 0x1u);
+	h->filterRawOutbound = (uint8_t)((p[43] >> 0) & 0x1u);
 	h->MKeyViolations = (uint16_t)ibs_be16(p + 44);
 	h->PKeyViolations = (uint16_t)ibs_be16(p + 46);
 	h->QKeyViolations = (uint16_t)ibs_be16(p + 48);
 	h->GUIDCap = (uint8_t)p[50];
-	h->clientReregister = (uint8_t)ibs_getbits(p + 51, 1, 7, 1);
-	h->multicastPKeyTrapSuppressionEnabled = (uint8_t)ibs_getbits(p + 51, 1, 5, 2);
-	h->subnetTimeOut = (uint8_t)ibs_getbits(p + 51, 1, 0, 5);
-	h->reserved_416 = (uint8_t)ibs_getbits(p + 52, 1, 5, 3);
-	h->respTimeValue = (uint8_t)ibs_getbits(p + 52, 1, 0, 5);
-	h->localPhyErrors = (uint8_t)ibs_getbits(p + 53, 1, 4, 4);
-	h->overrunErrors = (uint8_t)ibs_getbits(p + 53, 1, 0, 4);
+	h->clientReregister = (uint8_t)((p[51] >> 7) & 0x1u);
+	h->multicastPKeyTrapSuppressionEnabled = (uint8_t)((p[51] >> 5) & 0x3u);
+	h->subnetTimeOut = (uint8_t)((p[51] >> 0) & 0x1fu);
+	h->reserved_416 = (uint8_t)((p[52] >> 5) & 0x7u);
+	h->respTimeValue = (uint8_t)((p[52] >> 0) & 0x1fu);
+	h->localPhyErrors = (uint8_t)((p[53] >> 4) & 0xfu);
+	h->overrunErrors = (uint8_t)((p[53] >> 0) & 0xfu);
 	h->maxCreditHint = (uint16_t)ibs_be16(p + 54);
-	h->reserved_448 = (uint8_t)ibs_getbits(p + 56, 1, 7, 1);
-	h->linkSpeedExtActive2 = (uint8_t)ibs_getbits(p + 56, 1, 5, 2);
-	h->linkSpeedExtSupported2 = (uint8_t)ibs_getbits(p + 56, 1, 3, 2);
-	h->linkSpeedExtEnabled2 = (uint8_t)ibs_getbits(p + 56, 1, 0, 3);
-	h->linkRoundTripLatency = (uint32_t)ibs_getbits(p + 57, 3, 0, 24);
+	h->reserved_448 = (uint8_t)((p[56] >> 7) & 0x1u);
+	h->linkSpeedExtActive2 = (uint8_t)((p[56] >> 5) & 0x3u);
+	h->linkSpeedExtSupported2 = (uint8_t)((p[56] >> 3) & 0x3u);
+	h->linkSpeedExtEnabled2 = (uint8_t)((p[56] >> 0) & 0x7u);
+	h->linkRoundTripLatency = (uint32_t)((ibs_be32(p + 57) >> 8) & 0xffffffu);
 	h->capabilityMask2 = (uint16_t)ibs_be16(p + 60);
-	h->linkSpeedExtActive = (uint8_t)ibs_getbits(p + 62, 1, 4, 4);
-	h->linkSpeedExtSupported = (uint8_t)ibs_getbits(p + 62, 1, 0, 4);
-	h->reserved_504 = (uint8_t)ibs_getbits(p + 63, 1, 5, 3);
-	h->linkSpeedExtEnabled = (uint8_t)ibs_getbits(p + 63, 1, 0, 5);
+	h->linkSpeedExtActive = (uint8_t)((p[62] >> 4) & 0xfu);
+	h->linkSpeedExtSupported = (uint8_t)((p[62] >> 0) & 0xfu);
+	h->reserved_504 = (uint8_t)((p[63] >> 5) & 0x7u);
+	h->linkSpeedExtEnabled = (uint8_t)((p[63] >> 0) & 0x1fu);
 }
 
 static inline void ibs_pack_smp_port_info(const struct ibstruct_smp_port_info *h, uint8_t *p)
@@ -5329,9 +5329,9 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_linear_forwarding_table
 static inline void ibs_unpack_smplid_port_block(struct ibstruct_smplid_port_block *h, const uint8_t *p)
 {
 	h->LID = (uint16_t)ibs_be16(p + 0);
-	h->valid = (uint8_t)ibs_getbits(p + 2, 1, 7, 1);
-	h->LMC = (uint8_t)ibs_getbits(p + 2, 1, 4, 3);
-	h->reserved_20 = (uint8_t)ibs_getbits(p + 2, 1, 0, 4);
+	h->valid = (uint8_t)((p[2] >> 7) & 0x1u);
+	h->LMC = (uint8_t)((p[2] >> 4) & 0x7u);
+	h->reserved_20 = (uint8_t)((p[2] >> 0) & 0xfu);
 	h->port = (uint8_t)p[3];
 }
 
@@ -5589,8 +5589,8 @@ static inline void ibs_unpack_smpsm_info(struct ibstruct_smpsm_info *h, const ui
 	h->GUID = (uint64_t)ibs_be64(p + 0);
 	h->SMKey = (uint64_t)ibs_be64(p + 8);
 	h->actCount = (uint32_t)ibs_be32(p + 16);
-	h->priority = (uint8_t)ibs_getbits(p + 20, 1, 4, 4);
-	h->SMState = (uint8_t)ibs_getbits(p + 20, 1, 0, 4);
+	h->priority = (uint8_t)((p[20] >> 4) & 0xfu);
+	h->SMState = (uint8_t)((p[20] >> 0) & 0xfu);
 	h->reserved_168 = (uint32_t)ibs_getbits(p + 21, 3, 0, 24);
 }
 
@@ -5765,8 +5765,8 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_vendor_diag_desc(void)
 
 static inline void ibs_unpack_smp_led_info(struct ibstruct_smp_led_info *h, const uint8_t *p)
 {
-	h->ledMask = (uint8_t)ibs_getbits(p + 0, 1, 7, 1);
-	h->reserved_1 = (uint32_t)ibs_getbits(p + 0, 4, 0, 31);
+	h->ledMask = (uint8_t)((p[0] >> 7) & 0x1u);
+	h->reserved_1 = (uint32_t)((ibs_be32(p + 0) >> 0) & 0x7fffffffu);
 }
 
 static inline void ibs_pack_smp_led_info(const struct ibstruct_smp_led_info *h, uint8_t *p)
@@ -5960,13 +5960,13 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_port_info_extended_desc
 
 static inline void ibs_unpack_mlnx_ext_port_info(struct ibstruct_mlnx_ext_port_info *h, const uint8_t *p)
 {
-	h->reserved_0 = (uint32_t)ibs_getbits(p + 0, 3, 0, 24);
+	h->reserved_0 = (uint32_t)((ibs_be32(p + 0) >> 8) & 0xffffffu);
 	h->stateChangeEnable = (uint8_t)p[3];
-	h->reserved_32 = (uint32_t)ibs_getbits(p + 4, 3, 0, 24);
+	h->reserved_32 = (uint32_t)((ibs_be32(p + 4) >> 8) & 0xffffffu);
 	h->linkSpeedSupported = (uint8_t)p[7];
-	h->reserved_64 = (uint32_t)ibs_getbits(p + 8, 3, 0, 24);
+	h->reserved_64 = (uint32_t)((ibs_be32(p + 8) >> 8) & 0xffffffu);
 	h->linkSpeedEnabled = (uint8_t)p[11];
-	h->reserved_96 = (uint32_t)ibs_getbits(p + 12, 3, 0, 24);
+	h->reserved_96 = (uint32_t)((ibs_be32(p + 12) >> 8) & 0xffffffu);
 	h->linkSpeedActive = (uint8_t)p[15];
 	memcpy(h->reserved_128, p + 16, 48);
 }
@@ -6769,9 +6769,9 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_random_forwarding_table_
 static inline void ibs_unpack_sa_multicast_forwarding_table_record(struct ibstruct_sa_multicast_forwarding_table_record *h, const uint8_t *p)
 {
 	h->LID = (uint16_t)ibs_be16(p + 0);
-	h->reserved_16 = (uint8_t)ibs_getbits(p + 2, 1, 6, 2);
-	h->position = (uint8_t)ibs_getbits(p + 2, 1, 2, 4);
-	h->blockNum = (uint16_t)ibs_getbits(p + 2, 2, 0, 10);
+	h->reserved_16 = (uint8_t)((p[2] >> 6) & 0x3u);
+	h->position = (uint8_t)((p[2] >> 2) & 0xfu);
+	h->blockNum = (uint16_t)((ibs_be16(p + 2) >> 0) & 0x3ffu);
 	h->reserved_32 = (uint32_t)ibs_be32(p + 4);
 	ibs_unpack_smp_multicast_forwarding_table(&h->multicastForwardingTable, p + 8);
 }
@@ -7044,7 +7044,7 @@ static inline void ibs_unpack_sap_key_table_record(struct ibstruct_sap_key_table
 	h->LID = (uint16_t)ibs_be16(p + 0);
 	h->blockNum = (uint16_t)ibs_be16(p + 2);
 	h->portNum = (uint8_t)p[4];
-	h->reserved_40 = (uint32_t)ibs_getbits(p + 5, 3, 0, 24);
+	h->reserved_40 = (uint32_t)((ibs_be32(p + 5) >> 8) & 0xffffffu);
 	ibs_unpack_smpp_key_table(&h->PKeyTable, p + 8);
 }
 
@@ -7700,25 +7700,25 @@ static inline void ibs_unpack_sa_path_record(struct ibstruct_sa_path_record *h, 
 	memcpy(h->SGID.raw, p + 24, 16);
 	h->DLID = (uint16_t)ibs_be16(p + 40);
 	h->SLID = (uint16_t)ibs_be16(p + 42);
-	h->rawTraffic = (uint8_t)ibs_getbits(p + 44, 1, 7, 1);
-	h->reserved_353 = (uint8_t)ibs_getbits(p + 44, 1, 4, 3);
-	h->flowLabel = (uint32_t)ibs_getbits(p + 44, 3, 0, 20);
+	h->rawTraffic = (uint8_t)((p[44] >> 7) & 0x1u);
+	h->reserved_353 = (uint8_t)((p[44] >> 4) & 0x7u);
+	h->flowLabel = (uint32_t)((ibs_be32(p + 44) >> 8) & 0xfffffu);
 	h->hopLimit = (uint8_t)p[47];
 	h->TClass = (uint8_t)p[48];
-	h->reversible = (uint8_t)ibs_getbits(p + 49, 1, 7, 1);
-	h->numbPath = (uint8_t)ibs_getbits(p + 49, 1, 0, 7);
+	h->reversible = (uint8_t)((p[49] >> 7) & 0x1u);
+	h->numbPath = (uint8_t)((p[49] >> 0) & 0x7fu);
 	h->PKey = (uint16_t)ibs_be16(p + 50);
-	h->QOSClass = (uint16_t)ibs_getbits(p + 52, 2, 4, 12);
-	h->SL = (uint8_t)ibs_getbits(p + 53, 1, 0, 4);
-	h->MTUSelector = (uint8_t)ibs_getbits(p + 54, 1, 6, 2);
-	h->MTU = (uint8_t)ibs_getbits(p + 54, 1, 0, 6);
-	h->rateSelector = (uint8_t)ibs_getbits(p + 55, 1, 6, 2);
-	h->rate = (uint8_t)ibs_getbits(p + 55, 1, 0, 6);
-	h->packetLifeTimeSelector = (uint8_t)ibs_getbits(p + 56, 1, 6, 2);
-	h->packetLifeTime = (uint8_t)ibs_getbits(p + 56, 1, 0, 6);
+	h->QOSClass = (uint16_t)((ibs_be16(p + 52) >> 4) & 0xfffu);
+	h->SL = (uint8_t)((p[53] >> 0) & 0xfu);
+	h->MTUSelector = (uint8_t)((p[54] >> 6) & 0x3u);
+	h->MTU = (uint8_t)((p[54] >> 0) & 0x3fu);
+	h->rateSelector = (uint8_t)((p[55] >> 6) & 0x3u);
+	h->rate = (uint8_t)((p[55] >> 0) & 0x3fu);
+	h->packetLifeTimeSelector = (uint8_t)((p[56] >> 6) & 0x3u);
+	h->packetLifeTime = (uint8_t)((p[56] >> 0) & 0x3fu);
 	h->preference = (uint8_t)p[57];
-	h->reversePathPKeyMemberBit = (uint8_t)ibs_getbits(p + 58, 1, 6, 2);
-	h->reserved_466 = (uint16_t)ibs_getbits(p + 58, 2, 0, 14);
+	h->reversePathPKeyMemberBit = (uint8_t)((p[58] >> 6) & 0x3u);
+	h->reserved_466 = (uint16_t)((ibs_be16(p + 58) >> 0) & 0x3fffu);
 	h->reserved_480 = (uint32_t)ibs_be32(p + 60);
 }
 
@@ -7879,20 +7879,20 @@ static inline void ibs_unpack_samc_member_record(struct ibstruct_samc_member_rec
 	memcpy(h->portGID.raw, p + 16, 16);
 	h->QKey = (uint32_t)ibs_be32(p + 32);
 	h->MLID = (uint16_t)ibs_be16(p + 36);
-	h->MTUSelector = (uint8_t)ibs_getbits(p + 38, 1, 6, 2);
-	h->MTU = (uint8_t)ibs_getbits(p + 38, 1, 0, 6);
+	h->MTUSelector = (uint8_t)((p[38] >> 6) & 0x3u);
+	h->MTU = (uint8_t)((p[38] >> 0) & 0x3fu);
 	h->TClass = (uint8_t)p[39];
 	h->PKey = (uint16_t)ibs_be16(p + 40);
-	h->rateSelector = (uint8_t)ibs_getbits(p + 42, 1, 6, 2);
-	h->rate = (uint8_t)ibs_getbits(p + 42, 1, 0, 6);
-	h->packetLifeTimeSelector = (uint8_t)ibs_getbits(p + 43, 1, 6, 2);
-	h->packetLifeTime = (uint8_t)ibs_getbits(p + 43, 1, 0, 6);
-	h->SL = (uint8_t)ibs_getbits(p + 44, 1, 4, 4);
-	h->flowLabel = (uint32_t)ibs_getbits(p + 44, 3, 0, 20);
+	h->rateSelector = (uint8_t)((p[42] >> 6) & 0x3u);
+	h->rate = (uint8_t)((p[42] >> 0) & 0x3fu);
+	h->packetLifeTimeSelector = (uint8_t)((p[43] >> 6) & 0x3u);
+	h->packetLifeTime = (uint8_t)((p[43] >> 0) & 0x3fu);
+	h->SL = (uint8_t)((p[44] >> 4) & 0xfu);
+	h->flowLabel = (uint32_t)((ibs_be32(p + 44) >> 8) & 0xfffffu);
 	h->hopLimit = (uint8_t)p[47];
-	h->scope = (uint8_t)ibs_getbits(p + 48, 1, 4, 4);
-	h->joinState = (uint8_t)ibs_getbits(p + 48, 1, 0, 4);
-	h->proxyJoin = (uint8_t)ibs_getbits(p + 49, 1, 7, 1);
+	h->scope = (uint8_t)((p[48] >> 4) & 0xfu);
+	h->joinState = (uint8_t)((p[48] >> 0) & 0xfu);
+	h->proxyJoin = (uint8_t)((p[49] >> 7) & 0x1u);
 	h->reserved_393 = (uint32_t)ibs_getbits(p + 49, 3, 0, 23);
 }
 
@@ -8138,28 +8138,28 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_trace_record_desc(void)
 
 static inline void ibs_unpack_sa_multi_path_record(struct ibstruct_sa_multi_path_record *h, const uint8_t *p)
 {
-	h->rawTraffic = (uint8_t)ibs_getbits(p + 0, 1, 7, 1);
-	h->reserved_1 = (uint8_t)ibs_getbits(p + 0, 1, 4, 3);
-	h->flowLabel = (uint32_t)ibs_getbits(p + 0, 3, 0, 20);
+	h->rawTraffic = (uint8_t)((p[0] >> 7) & 0x1u);
+	h->reserved_1 = (uint8_t)((p[0] >> 4) & 0x7u);
+	h->flowLabel = (uint32_t)((ibs_be32(p + 0) >> 8) & 0xfffffu);
 	h->hopLimit = (uint8_t)p[3];
 	h->TClass = (uint8_t)p[4];
-	h->reversible = (uint8_t)ibs_getbits(p + 5, 1, 7, 1);
-	h->numbPath = (uint8_t)ibs_getbits(p + 5, 1, 0, 7);
+	h->reversible = (uint8_t)((p[5] >> 7) & 0x1u);
+	h->numbPath = (uint8_t)((p[5] >> 0) & 0x7fu);
 	h->PKey = (uint16_t)ibs_be16(p + 6);
-	h->reserved_64 = (uint16_t)ibs_getbits(p + 8, 2, 4, 12);
-	h->SL = (uint8_t)ibs_getbits(p + 9, 1, 0, 4);
-	h->MTUSelector = (uint8_t)ibs_getbits(p + 10, 1, 6, 2);
-	h->MTU = (uint8_t)ibs_getbits(p + 10, 1, 0, 6);
-	h->rateSelector = (uint8_t)ibs_getbits(p + 11, 1, 6, 2);
-	h->rate = (uint8_t)ibs_getbits(p + 11, 1, 0, 6);
-	h->packetLifeTimeSelector = (uint8_t)ibs_getbits(p + 12, 1, 6, 2);
-	h->packetLifeTime = (uint8_t)ibs_getbits(p + 12, 1, 0, 6);
+	h->reserved_64 = (uint16_t)((ibs_be16(p + 8) >> 4) & 0xfffu);
+	h->SL = (uint8_t)((p[9] >> 0) & 0xfu);
+	h->MTUSelector = (uint8_t)((p[10] >> 6) & 0x3u);
+	h->MTU = (uint8_t)((p[10] >> 0) & 0x3fu);
+	h->rateSelector = (uint8_t)((p[11] >> 6) & 0x3u);
+	h->rate = (uint8_t)((p[11] >> 0) & 0x3fu);
+	h->packetLifeTimeSelector = (uint8_t)((p[12] >> 6) & 0x3u);
+	h->packetLifeTime = (uint8_t)((p[12] >> 0) & 0x3fu);
 	h->reserved_104 = (uint8_t)p[13];
-	h->independenceSelector = (uint8_t)ibs_getbits(p + 14, 1, 6, 2);
-	h->reserved_114 = (uint8_t)ibs_getbits(p + 14, 1, 0, 6);
+	h->independenceSelector = (uint8_t)((p[14] >> 6) & 0x3u);
+	h->reserved_114 = (uint8_t)((p[14] >> 0) & 0x3fu);
 	h->SGIDCount = (uint8_t)p[15];
 	h->DGIDCount = (uint8_t)p[16];
-	h->reserved_136 = (uint32_t)ibs_getbits(p + 17, 3, 0, 24);
+	h->reserved_136 = (uint32_t)((ibs_be32(p + 17) >> 8) & 0xffffffu);
 	h->reserved_160 = (uint32_t)ibs_be32(p + 20);
 	memcpy(h->SDGID.raw, p + 24, 16);
 }
@@ -8400,8 +8400,8 @@ static inline void ibs_unpack_pm_format(struct ibstruct_pm_format *h, const uint
 	h->baseVersion = (uint8_t)p[0];
 	h->mgmtClass = (uint8_t)p[1];
 	h->classVersion = (uint8_t)p[2];
-	h->R = (uint8_t)ibs_getbits(p + 3, 1, 7, 1);
-	h->method = (uint8_t)ibs_getbits(p + 3, 1, 0, 7);
+	h->R = (uint8_t)((p[3] >> 7) & 0x1u);
+	h->method = (uint8_t)((p[3] >> 0) & 0x7fu);
 	h->status = (uint16_t)ibs_be16(p + 4);
 	h->classSpecific = (uint16_t)ibs_be16(p + 6);
 	h->transactionID = (uint64_t)ibs_be64(p + 8);
@@ -8517,16 +8517,16 @@ static inline void ibs_unpack_pm_port_samples_ctl(struct ibstruct_pm_port_sample
 	h->opCode = (uint8_t)p[0];
 	h->portSelect = (uint8_t)p[1];
 	h->tick = (uint8_t)p[2];
-	h->reserved_24 = (uint8_t)ibs_getbits(p + 3, 1, 3, 5);
-	h->counterWidth = (uint8_t)ibs_getbits(p + 3, 1, 0, 3);
-	h->reserved_32 = (uint8_t)ibs_getbits(p + 4, 1, 6, 2);
-	h->counterMask0 = (uint8_t)ibs_getbits(p + 4, 1, 3, 3);
-	h->counterMasks1to9 = (uint32_t)ibs_getbits(p + 4, 4, 0, 27);
-	h->reserved_64 = (uint8_t)ibs_getbits(p + 8, 1, 7, 1);
-	h->counterMasks10to14 = (uint16_t)ibs_getbits(p + 8, 2, 0, 15);
+	h->reserved_24 = (uint8_t)((p[3] >> 3) & 0x1fu);
+	h->counterWidth = (uint8_t)((p[3] >> 0) & 0x7u);
+	h->reserved_32 = (uint8_t)((p[4] >> 6) & 0x3u);
+	h->counterMask0 = (uint8_t)((p[4] >> 3) & 0x7u);
+	h->counterMasks1to9 = (uint32_t)((ibs_be32(p + 4) >> 0) & 0x7ffffffu);
+	h->reserved_64 = (uint8_t)((p[8] >> 7) & 0x1u);
+	h->counterMasks10to14 = (uint16_t)((ibs_be16(p + 8) >> 0) & 0x7fffu);
 	h->sampleMechanisms = (uint8_t)p[10];
-	h->reserved_88 = (uint8_t)ibs_getbits(p + 11, 1, 2, 6);
-	h->sampleStatus = (uint8_t)ibs_getbits(p + 11, 1, 0, 2);
+	h->reserved_88 = (uint8_t)((p[11] >> 2) & 0x3fu);
+	h->sampleStatus = (uint8_t)((p[11] >> 0) & 0x3u);
 	h->optionMask = (uint64_t)ibs_be64(p + 12);
 	h->vendorMask = (uint64_t)ibs_be64(p + 20);
 	h->sampleStart = (uint32_t)ibs_be32(p + 28);
@@ -8716,8 +8716,8 @@ static inline void ibs_unpack_pm_port_samples_res(struct ibstruct_pm_port_sample
 {
 	unsigned i;
 	h->tag = (uint16_t)ibs_be16(p + 0);
-	h->reserved_16 = (uint16_t)ibs_getbits(p + 2, 2, 2, 14);
-	h->sampleStatus = (uint8_t)ibs_getbits(p + 3, 1, 0, 2);
+	h->reserved_16 = (uint16_t)((ibs_be16(p + 2) >> 2) & 0x3fffu);
+	h->sampleStatus = (uint8_t)((p[3] >> 0) & 0x3u);
 	for (i = 0; i < 15; i++)
 		h->counter[i] = (uint32_t)ibs_be32(p + 4 + i * 4);
 }
@@ -8821,8 +8821,8 @@ static inline void ibs_unpack_pm_port_counters(struct ibstruct_pm_port_counters 
 	h->portXmitConstraintErrors = (uint8_t)p[16];
 	h->portRcvConstraintErrors = (uint8_t)p[17];
 	h->counterSelect2 = (uint8_t)p[18];
-	h->localLinkIntegrityErrors = (uint8_t)ibs_getbits(p + 19, 1, 4, 4);
-	h->excessiveBufferOverrunErrors = (uint8_t)ibs_getbits(p + 19, 1, 0, 4);
+	h->localLinkIntegrityErrors = (uint8_t)((p[19] >> 4) & 0xfu);
+	h->excessiveBufferOverrunErrors = (uint8_t)((p[19] >> 0) & 0xfu);
 	h->QP1Dropped = (uint16_t)ibs_be16(p + 20);
 	h->VL15Dropped = (uint16_t)ibs_be16(p + 22);
 	h->portXmitData = (uint32_t)ibs_be32(p + 24);
@@ -9515,22 +9515,22 @@ static inline void ibs_unpack_pm_port_vl_xmit_flow_ctl_update_errors(struct ibst
 	h->reserved_0 = (uint8_t)p[0];
 	h->portSelect = (uint8_t)p[1];
 	h->counterSelect = (uint16_t)ibs_be16(p + 2);
-	h->portVLXmitFlowCtlUpdateErrors[0] = (uint8_t)ibs_getbits(p + 4, 1, 6, 2);
-	h->portVLXmitFlowCtlUpdateErrors[1] = (uint8_t)ibs_getbits(p + 4, 1, 4, 2);
-	h->portVLXmitFlowCtlUpdateErrors[2] = (uint8_t)ibs_getbits(p + 4, 1, 2, 2);
-	h->portVLXmitFlowCtlUpdateErrors[3] = (uint8_t)ibs_getbits(p + 4, 1, 0, 2);
-	h->portVLXmitFlowCtlUpdateErrors[4] = (uint8_t)ibs_getbits(p + 5, 1, 6, 2);
-	h->portVLXmitFlowCtlUpdateErrors[5] = (uint8_t)ibs_getbits(p + 5, 1, 4, 2);
-	h->portVLXmitFlowCtlUpdateErrors[6] = (uint8_t)ibs_getbits(p + 5, 1, 2, 2);
-	h->portVLXmitFlowCtlUpdateErrors[7] = (uint8_t)ibs_getbits(p + 5, 1, 0, 2);
-	h->portVLXmitFlowCtlUpdateErrors[8] = (uint8_t)ibs_getbits(p + 6, 1, 6, 2);
-	h->portVLXmitFlowCtlUpdateErrors[9] = (uint8_t)ibs_getbits(p + 6, 1, 4, 2);
-	h->portVLXmitFlowCtlUpdateErrors[10] = (uint8_t)ibs_getbits(p + 6, 1, 2, 2);
-	h->portVLXmitFlowCtlUpdateErrors[11] = (uint8_t)ibs_getbits(p + 6, 1, 0, 2);
-	h->portVLXmitFlowCtlUpdateErrors[12] = (uint8_t)ibs_getbits(p + 7, 1, 6, 2);
-	h->portVLXmitFlowCtlUpdateErrors[13] = (uint8_t)ibs_getbits(p + 7, 1, 4, 2);
-	h->portVLXmitFlowCtlUpdateErrors[14] = (uint8_t)ibs_getbits(p + 7, 1, 2, 2);
-	h->portVLXmitFlowCtlUpdateErrors[15] = (uint8_t)ibs_getbits(p + 7, 1, 0, 2);
+	h->portVLXmitFlowCtlUpdateErrors[0] = (uint8_t)((p[4] >> 6) & 0x3u);
+	h->portVLXmitFlowCtlUpdateErrors[1] = (uint8_t)((p[4] >> 4) & 0x3u);
+	h->portVLXmitFlowCtlUpdateErrors[2] = (uint8_t)((p[4] >> 2) & 0x3u);
+	h->portVLXmitFlowCtlUpdateErrors[3] = (uint8_t)((p[4] >> 0) & 0x3u);
+	h->portVLXmitFlowCtlUpdateErrors[4] = (uint8_t)((p[5] >> 6) & 0x3u);
+	h->portVLXmitFlowCtlUpdateErrors[5] = (uint8_t)((p[5] >> 4) & 0x3u);
+	h->portVLXmitFlowCtlUpdateErrors[6] = (uint8_t)((p[5] >> 2) & 0x3u);
+	h->portVLXmitFlowCtlUpdateErrors[7] = (uint8_t)((p[5] >> 0) & 0x3u);
+	h->portVLXmitFlowCtlUpdateErrors[8] = (uint8_t)((p[6] >> 6) & 0x3u);
+	h->portVLXmitFlowCtlUpdateErrors[9] = (uint8_t)((p[6] >> 4) & 0x3u);
+	h->portVLXmitFlowCtlUpdateErrors[10] = (uint8_t)((p[6] >> 2) & 0x3u);
+	h->portVLXmitFlowCtlUpdateErrors[11] = (uint8_t)((p[6] >> 0) & 0x3u);
+	h->portVLXmitFlowCtlUpdateErrors[12] = (uint8_t)((p[7] >> 6) & 0x3u);
+	h->portVLXmitFlowCtlUpdateErrors[13] = (uint8_t)((p[7] >> 4) & 0x3u);
+	h->portVLXmitFlowCtlUpdateErrors[14] = (uint8_t)((p[7] >> 2) & 0x3u);
+	h->portVLXmitFlowCtlUpdateErrors[15] = (uint8_t)((p[7] >> 0) & 0x3u);
 }
 
 static inline void ibs_pack_pm_port_vl_xmit_flow_ctl_update_errors(const struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *h, uint8_t *p)
@@ -9816,10 +9816,10 @@ static inline void ibs_unpack_pm_port_samples_res_ext(struct ibstruct_pm_port_sa
 {
 	unsigned i;
 	h->tag = (uint16_t)ibs_be16(p + 0);
-	h->reserved_16 = (uint16_t)ibs_getbits(p + 2, 2, 2, 14);
-	h->sampleStatus = (uint8_t)ibs_getbits(p + 3, 1, 0, 2);
-	h->extendedWidth = (uint8_t)ibs_getbits(p + 4, 1, 6, 2);
-	h->reserved_34 = (uint32_t)ibs_getbits(p + 4, 4, 0, 30);
+	h->reserved_16 = (uint16_t)((ibs_be16(p + 2) >> 2) & 0x3fffu);
+	h->sampleStatus = (uint8_t)((p[3] >> 0) & 0x3u);
+	h->extendedWidth = (uint8_t)((p[4] >> 6) & 0x3u);
+	h->reserved_34 = (uint32_t)((ibs_be32(p + 4) >> 0) & 0x3fffffffu);
 	for (i = 0; i < 15; i++)
 		h->counter[i] = (uint64_t)ibs_be64(p + 8 + i * 8);
 }
@@ -10074,7 +10074,7 @@ static inline void ibs_unpack_pm_port_extended_speeds_counters(struct ibstruct_p
 	unsigned i;
 	h->reserved_0 = (uint8_t)p[0];
 	h->portSelect = (uint8_t)p[1];
-	h->reserved_16 = (uint64_t)ibs_getbits(p + 2, 6, 0, 48);
+	h->reserved_16 = (uint64_t)ibs_getbits64(p + 2, 16, 48);
 	h->counterSelect = (uint64_t)ibs_be64(p + 8);
 	h->syncHeaderErrorCounter = (uint16_t)ibs_be16(p + 16);
 	h->unknownBlockCounter = (uint16_t)ibs_be16(p + 18);
@@ -10185,7 +10185,7 @@ static inline void ibs_unpack_pm_port_extended_speeds_counters_rsfec(struct ibst
 	unsigned i;
 	h->reserved_0 = (uint8_t)p[0];
 	h->portSelect = (uint8_t)p[1];
-	h->reserved_16 = (uint64_t)ibs_getbits(p + 2, 6, 0, 48);
+	h->reserved_16 = (uint64_t)ibs_getbits64(p + 2, 16, 48);
 	h->counterSelect = (uint64_t)ibs_be64(p + 8);
 	h->syncHeaderErrorCounter = (uint16_t)ibs_be16(p + 16);
 	h->unknownBlockCounter = (uint16_t)ibs_be16(p + 18);
@@ -11097,9 +11097,9 @@ static inline void ibs_unpack_dm_io_unit_info(struct ibstruct_dm_io_unit_info *h
 {
 	h->changeID = (uint16_t)ibs_be16(p + 0);
 	h->maxControllers = (uint8_t)p[2];
-	h->reserved_24 = (uint8_t)ibs_getbits(p + 3, 1, 2, 6);
-	h->diagDeviceID = (uint8_t)ibs_getbits(p + 3, 1, 1, 1);
-	h->optionROM = (uint8_t)ibs_getbits(p + 3, 1, 0, 1);
+	h->reserved_24 = (uint8_t)((p[3] >> 2) & 0x3fu);
+	h->diagDeviceID = (uint8_t)((p[3] >> 1) & 0x1u);
+	h->optionROM = (uint8_t)((p[3] >> 0) & 0x1u);
 	memcpy(h->controllerList, p + 4, 128);
 }
 
@@ -11194,12 +11194,12 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_dm_io_unit_info_desc(void)
 static inline void ibs_unpack_dm_io_controller_profile(struct ibstruct_dm_io_controller_profile *h, const uint8_t *p)
 {
 	h->GUID = (uint64_t)ibs_be64(p + 0);
-	h->vendorID = (uint32_t)ibs_getbits(p + 8, 3, 0, 24);
+	h->vendorID = (uint32_t)((ibs_be32(p + 8) >> 8) & 0xffffffu);
 	h->reserved_88 = (uint8_t)p[11];
 	h->deviceID = (uint32_t)ibs_be32(p + 12);
 	h->deviceVersion = (uint16_t)ibs_be16(p + 16);
 	h->reserved_144 = (uint16_t)ibs_be16(p + 18);
-	h->subsystemVendorID = (uint32_t)ibs_getbits(p + 20, 3, 0, 24);
+	h->subsystemVendorID = (uint32_t)((ibs_be32(p + 20) >> 8) & 0xffffffu);
 	h->reserved_184 = (uint8_t)p[23];
 	h->subsystemID = (uint32_t)ibs_be32(p + 24);
 	h->IOClass = (uint16_t)ibs_be16(p + 28);
@@ -11900,16 +11900,16 @@ static inline void ibs_unpack_cm_path(struct ibstruct_cm_path *h, const uint8_t 
 	h->DLID = (uint16_t)ibs_be16(p + 2);
 	memcpy(h->SGID.raw, p + 4, 16);
 	memcpy(h->DGID.raw, p + 20, 16);
-	h->flowLabel = (uint32_t)ibs_getbits(p + 36, 3, 4, 20);
-	h->reserved_308 = (uint8_t)ibs_getbits(p + 38, 2, 6, 6);
-	h->PD = (uint8_t)ibs_getbits(p + 39, 1, 0, 6);
+	h->flowLabel = (uint32_t)((ibs_be32(p + 36) >> 12) & 0xfffffu);
+	h->reserved_308 = (uint8_t)((ibs_be16(p + 38) >> 6) & 0x3fu);
+	h->PD = (uint8_t)((p[39] >> 0) & 0x3fu);
 	h->TClass = (uint8_t)p[40];
 	h->hopLimit = (uint8_t)p[41];
-	h->SL = (uint8_t)ibs_getbits(p + 42, 1, 4, 4);
-	h->subnetLocal = (uint8_t)ibs_getbits(p + 42, 1, 3, 1);
-	h->reserved_341 = (uint8_t)ibs_getbits(p + 42, 1, 0, 3);
-	h->localACKTimeout = (uint8_t)ibs_getbits(p + 43, 1, 3, 5);
-	h->reserved_349 = (uint8_t)ibs_getbits(p + 43, 1, 0, 3);
+	h->SL = (uint8_t)((p[42] >> 4) & 0xfu);
+	h->subnetLocal = (uint8_t)((p[42] >> 3) & 0x1u);
+	h->reserved_341 = (uint8_t)((p[42] >> 0) & 0x7u);
+	h->localACKTimeout = (uint8_t)((p[43] >> 3) & 0x1fu);
+	h->reserved_349 = (uint8_t)((p[43] >> 0) & 0x7u);
 }
 
 static inline void ibs_pack_cm_path(const struct ibstruct_cm_path *h, uint8_t *p)
@@ -12030,29 +12030,29 @@ static inline void ibs_unpack_cm_req(struct ibstruct_cm_req *h, const uint8_t *p
 {
 	h->LCID = (uint32_t)ibs_be32(p + 0);
 	h->reserved_32 = (uint8_t)p[4];
-	h->vendorID = (uint32_t)ibs_getbits(p + 5, 3, 0, 24);
+	h->vendorID = (uint32_t)((ibs_be32(p + 5) >> 8) & 0xffffffu);
 	h->serviceID = (uint64_t)ibs_be64(p + 8);
 	h->LGUID = (uint64_t)ibs_be64(p + 16);
 	h->localCMQKey = (uint32_t)ibs_be32(p + 24);
 	h->localQKey = (uint32_t)ibs_be32(p + 28);
-	h->localQPN = (uint32_t)ibs_getbits(p + 32, 3, 0, 24);
+	h->localQPN = (uint32_t)((ibs_be32(p + 32) >> 8) & 0xffffffu);
 	h->responderResources = (uint8_t)p[35];
-	h->localEECN = (uint32_t)ibs_getbits(p + 36, 3, 0, 24);
+	h->localEECN = (uint32_t)((ibs_be32(p + 36) >> 8) & 0xffffffu);
 	h->initiatorDepth = (uint8_t)p[39];
-	h->remoteEECN = (uint32_t)ibs_getbits(p + 40, 3, 0, 24);
-	h->remoteResponseTimeout = (uint8_t)ibs_getbits(p + 43, 1, 3, 5);
-	h->transportService = (uint8_t)ibs_getbits(p + 43, 1, 1, 2);
-	h->flowControl = (uint8_t)ibs_getbits(p + 43, 1, 0, 1);
-	h->startingPSN = (uint32_t)ibs_getbits(p + 44, 3, 0, 24);
-	h->localResponseTimeout = (uint8_t)ibs_getbits(p + 47, 1, 3, 5);
-	h->retryCount = (uint8_t)ibs_getbits(p + 47, 1, 0, 3);
+	h->remoteEECN = (uint32_t)((ibs_be32(p + 40) >> 8) & 0xffffffu);
+	h->remoteResponseTimeout = (uint8_t)((p[43] >> 3) & 0x1fu);
+	h->transportService = (uint8_t)((p[43] >> 1) & 0x3u);
+	h->flowControl = (uint8_t)((p[43] >> 0) & 0x1u);
+	h->startingPSN = (uint32_t)((ibs_be32(p + 44) >> 8) & 0xffffffu);
+	h->localResponseTimeout = (uint8_t)((p[47] >> 3) & 0x1fu);
+	h->retryCount = (uint8_t)((p[47] >> 0) & 0x7u);
 	h->PKey = (uint16_t)ibs_be16(p + 48);
-	h->pathPacketMTU = (uint8_t)ibs_getbits(p + 50, 1, 4, 4);
-	h->RDCExists = (uint8_t)ibs_getbits(p + 50, 1, 3, 1);
-	h->RNRRetryCount = (uint8_t)ibs_getbits(p + 50, 1, 0, 3);
-	h->maxCMRetries = (uint8_t)ibs_getbits(p + 51, 1, 4, 4);
-	h->SRQ = (uint8_t)ibs_getbits(p + 51, 1, 3, 1);
-	h->extendedTransportType = (uint8_t)ibs_getbits(p + 51, 1, 0, 3);
+	h->pathPacketMTU = (uint8_t)((p[50] >> 4) & 0xfu);
+	h->RDCExists = (uint8_t)((p[50] >> 3) & 0x1u);
+	h->RNRRetryCount = (uint8_t)((p[50] >> 0) & 0x7u);
+	h->maxCMRetries = (uint8_t)((p[51] >> 4) & 0xfu);
+	h->SRQ = (uint8_t)((p[51] >> 3) & 0x1u);
+	h->extendedTransportType = (uint8_t)((p[51] >> 0) & 0x7u);
 	ibs_unpack_cm_path(&h->primaryPath, p + 52);
 	ibs_unpack_cm_path(&h->alternatePath, p + 96);
 	memcpy(h->privateData, p + 140, 92);
@@ -12224,10 +12224,10 @@ static inline void ibs_unpack_cm_mra(struct ibstruct_cm_mra *h, const uint8_t *p
 {
 	h->LCID = (uint32_t)ibs_be32(p + 0);
 	h->RCID = (uint32_t)ibs_be32(p + 4);
-	h->messageMRAed = (uint8_t)ibs_getbits(p + 8, 1, 6, 2);
-	h->reserved_66 = (uint8_t)ibs_getbits(p + 8, 1, 0, 6);
-	h->serviceTimeout = (uint8_t)ibs_getbits(p + 9, 1, 3, 5);
-	h->reserved_77 = (uint8_t)ibs_getbits(p + 9, 1, 0, 3);
+	h->messageMRAed = (uint8_t)((p[8] >> 6) & 0x3u);
+	h->reserved_66 = (uint8_t)((p[8] >> 0) & 0x3fu);
+	h->serviceTimeout = (uint8_t)((p[9] >> 3) & 0x1fu);
+	h->reserved_77 = (uint8_t)((p[9] >> 0) & 0x7u);
 	memcpy(h->privateData, p + 10, 222);
 }
 
@@ -12327,10 +12327,10 @@ static inline void ibs_unpack_cm_rej(struct ibstruct_cm_rej *h, const uint8_t *p
 {
 	h->LCID = (uint32_t)ibs_be32(p + 0);
 	h->RCID = (uint32_t)ibs_be32(p + 4);
-	h->messageRejected = (uint8_t)ibs_getbits(p + 8, 1, 6, 2);
-	h->reserved_66 = (uint8_t)ibs_getbits(p + 8, 1, 0, 6);
-	h->rejectInfoLength = (uint8_t)ibs_getbits(p + 9, 1, 1, 7);
-	h->reserved_79 = (uint8_t)ibs_getbits(p + 9, 1, 0, 1);
+	h->messageRejected = (uint8_t)((p[8] >> 6) & 0x3u);
+	h->reserved_66 = (uint8_t)((p[8] >> 0) & 0x3fu);
+	h->rejectInfoLength = (uint8_t)((p[9] >> 1) & 0x7fu);
+	h->reserved_79 = (uint8_t)((p[9] >> 0) & 0x1u);
 	h->reason = (uint16_t)ibs_be16(p + 10);
 	memcpy(h->ARI, p + 12, 72);
 	memcpy(h->privateData, p + 84, 148);
@@ -12437,20 +12437,20 @@ static inline void ibs_unpack_cm_rep(struct ibstruct_cm_rep *h, const uint8_t *p
 	h->LCID = (uint32_t)ibs_be32(p + 0);
 	h->RCID = (uint32_t)ibs_be32(p + 4);
 	h->localQKey = (uint32_t)ibs_be32(p + 8);
-	h->localQPN = (uint32_t)ibs_getbits(p + 12, 3, 0, 24);
+	h->localQPN = (uint32_t)((ibs_be32(p + 12) >> 8) & 0xffffffu);
 	h->vendorIDH = (uint8_t)p[15];
-	h->localEEContext = (uint32_t)ibs_getbits(p + 16, 3, 0, 24);
+	h->localEEContext = (uint32_t)((ibs_be32(p + 16) >> 8) & 0xffffffu);
 	h->vendorIDM = (uint8_t)p[19];
-	h->startingPSN = (uint32_t)ibs_getbits(p + 20, 3, 0, 24);
+	h->startingPSN = (uint32_t)((ibs_be32(p + 20) >> 8) & 0xffffffu);
 	h->vendorIDL = (uint8_t)p[23];
 	h->responderResources = (uint8_t)p[24];
 	h->initiatorDepth = (uint8_t)p[25];
-	h->targetACKDelay = (uint8_t)ibs_getbits(p + 26, 1, 3, 5);
-	h->failoverAccepted = (uint8_t)ibs_getbits(p + 26, 1, 1, 2);
-	h->flowControl = (uint8_t)ibs_getbits(p + 26, 1, 0, 1);
-	h->RNRRetryCount = (uint8_t)ibs_getbits(p + 27, 1, 5, 3);
-	h->SRQ = (uint8_t)ibs_getbits(p + 27, 1, 4, 1);
-	h->reserved_220 = (uint8_t)ibs_getbits(p + 27, 1, 0, 4);
+	h->targetACKDelay = (uint8_t)((p[26] >> 3) & 0x1fu);
+	h->failoverAccepted = (uint8_t)((p[26] >> 1) & 0x3u);
+	h->flowControl = (uint8_t)((p[26] >> 0) & 0x1u);
+	h->RNRRetryCount = (uint8_t)((p[27] >> 5) & 0x7u);
+	h->SRQ = (uint8_t)((p[27] >> 4) & 0x1u);
+	h->reserved_220 = (uint8_t)((p[27] >> 0) & 0xfu);
 	h->LGUID = (uint64_t)ibs_be64(p + 28);
 	memcpy(h->privateData, p + 36, 196);
 }
@@ -12669,7 +12669,7 @@ static inline void ibs_unpack_cm_dreq(struct ibstruct_cm_dreq *h, const uint8_t 
 {
 	h->LCID = (uint32_t)ibs_be32(p + 0);
 	h->RCID = (uint32_t)ibs_be32(p + 4);
-	h->remoteQPN = (uint32_t)ibs_getbits(p + 8, 3, 0, 24);
+	h->remoteQPN = (uint32_t)((ibs_be32(p + 8) >> 8) & 0xffffffu);
 	h->reserved_88 = (uint8_t)p[11];
 	memcpy(h->privateData, p + 12, 220);
 }
@@ -12845,25 +12845,25 @@ static inline void ibs_unpack_cm_lap(struct ibstruct_cm_lap *h, const uint8_t *p
 	h->LCID = (uint32_t)ibs_be32(p + 0);
 	h->RCID = (uint32_t)ibs_be32(p + 4);
 	h->QKey = (uint32_t)ibs_be32(p + 8);
-	h->RQPN = (uint32_t)ibs_getbits(p + 12, 3, 0, 24);
-	h->RCMTimeout = (uint8_t)ibs_getbits(p + 15, 1, 3, 5);
-	h->reserved_125 = (uint8_t)ibs_getbits(p + 15, 1, 0, 3);
+	h->RQPN = (uint32_t)((ibs_be32(p + 12) >> 8) & 0xffffffu);
+	h->RCMTimeout = (uint8_t)((p[15] >> 3) & 0x1fu);
+	h->reserved_125 = (uint8_t)((p[15] >> 0) & 0x7u);
 	h->reserved_128 = (uint32_t)ibs_be32(p + 16);
 	h->altSLID = (uint16_t)ibs_be16(p + 20);
 	h->altDLID = (uint16_t)ibs_be16(p + 22);
 	memcpy(h->altSGID.raw, p + 24, 16);
 	memcpy(h->altDGID.raw, p + 40, 16);
-	h->altFlowLabel = (uint32_t)ibs_getbits(p + 56, 3, 4, 20);
-	h->reserved_468 = (uint8_t)ibs_getbits(p + 58, 1, 0, 4);
+	h->altFlowLabel = (uint32_t)((ibs_be32(p + 56) >> 12) & 0xfffffu);
+	h->reserved_468 = (uint8_t)((p[58] >> 0) & 0xfu);
 	h->altTClass = (uint8_t)p[59];
 	h->altHopLimit = (uint8_t)p[60];
-	h->reserved_488 = (uint8_t)ibs_getbits(p + 61, 1, 6, 2);
-	h->altIPD = (uint8_t)ibs_getbits(p + 61, 1, 0, 6);
-	h->altSL = (uint8_t)ibs_getbits(p + 62, 1, 4, 4);
-	h->altSubnetLocal = (uint8_t)ibs_getbits(p + 62, 1, 3, 1);
-	h->reserved_501 = (uint8_t)ibs_getbits(p + 62, 1, 0, 3);
-	h->altLocalACKTimeout = (uint8_t)ibs_getbits(p + 63, 1, 3, 5);
-	h->reserved_509 = (uint8_t)ibs_getbits(p + 63, 1, 0, 3);
+	h->reserved_488 = (uint8_t)((p[61] >> 6) & 0x3u);
+	h->altIPD = (uint8_t)((p[61] >> 0) & 0x3fu);
+	h->altSL = (uint8_t)((p[62] >> 4) & 0xfu);
+	h->altSubnetLocal = (uint8_t)((p[62] >> 3) & 0x1u);
+	h->reserved_501 = (uint8_t)((p[62] >> 0) & 0x7u);
+	h->altLocalACKTimeout = (uint8_t)((p[63] >> 3) & 0x1fu);
+	h->reserved_509 = (uint8_t)((p[63] >> 0) & 0x7u);
 	memcpy(h->privateData, p + 64, 168);
 }
 
@@ -13199,7 +13199,7 @@ static inline void ibs_unpack_cm_sidr_rep(struct ibstruct_cm_sidr_rep *h, const 
 	h->status = (uint8_t)p[4];
 	h->additionalInfoLength = (uint8_t)p[5];
 	h->vendorIDH = (uint16_t)ibs_be16(p + 6);
-	h->QPN = (uint32_t)ibs_getbits(p + 8, 3, 0, 24);
+	h->QPN = (uint32_t)((ibs_be32(p + 8) >> 8) & 0xffffffu);
 	h->vendorIDL = (uint8_t)p[11];
 	h->serviceID = (uint64_t)ibs_be64(p + 12);
 	h->QKey = (uint32_t)ibs_be32(p + 20);
@@ -13811,8 +13811,8 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_congestion_info_desc(voi
 static inline void ibs_unpack_cc_congestion_key_info(struct ibstruct_cc_congestion_key_info *h, const uint8_t *p)
 {
 	h->CCKey = (uint64_t)ibs_be64(p + 0);
-	h->CCKeyProtectBit = (uint8_t)ibs_getbits(p + 8, 1, 7, 1);
-	h->reserved_65 = (uint16_t)ibs_getbits(p + 8, 2, 0, 15);
+	h->CCKeyProtectBit = (uint8_t)((p[8] >> 7) & 0x1u);
+	h->reserved_65 = (uint16_t)((ibs_be16(p + 8) >> 0) & 0x7fffu);
 	h->CCKeyLeasePeriod = (uint16_t)ibs_be16(p + 10);
 	h->CCKeyViolations = (uint16_t)ibs_be16(p + 12);
 	h->reserved_112 = (uint16_t)ibs_be16(p + 14);
@@ -13908,8 +13908,8 @@ static inline void ibs_unpack_cc_congestion_log_entry_switch(struct ibstruct_cc_
 {
 	h->SLID = (uint16_t)ibs_be16(p + 0);
 	h->DLID = (uint16_t)ibs_be16(p + 2);
-	h->SL = (uint8_t)ibs_getbits(p + 4, 1, 4, 4);
-	h->reserved_36 = (uint32_t)ibs_getbits(p + 4, 4, 0, 28);
+	h->SL = (uint8_t)((p[4] >> 4) & 0xfu);
+	h->reserved_36 = (uint32_t)((ibs_be32(p + 4) >> 0) & 0xfffffffu);
 	h->timestamp = (uint32_t)ibs_be32(p + 8);
 }
 
@@ -13999,10 +13999,10 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_congestion_log_entry_swi
 
 static inline void ibs_unpack_cc_congestion_log_entry_ca(struct ibstruct_cc_congestion_log_entry_ca *h, const uint8_t *p)
 {
-	h->localQPCNEntry = (uint32_t)ibs_getbits(p + 0, 3, 0, 24);
-	h->SLCNEntry = (uint8_t)ibs_getbits(p + 3, 1, 4, 4);
-	h->serviceTypeCNEntry = (uint8_t)ibs_getbits(p + 3, 1, 0, 4);
-	h->remoteQPNumberCNEntry = (uint32_t)ibs_getbits(p + 4, 3, 0, 24);
+	h->localQPCNEntry = (uint32_t)((ibs_be32(p + 0) >> 8) & 0xffffffu);
+	h->SLCNEntry = (uint8_t)((p[3] >> 4) & 0xfu);
+	h->serviceTypeCNEntry = (uint8_t)((p[3] >> 0) & 0xfu);
+	h->remoteQPNumberCNEntry = (uint32_t)((ibs_be32(p + 4) >> 8) & 0xffffffu);
 	h->reserved_56 = (uint8_t)p[7];
 	h->localLIDCN = (uint16_t)ibs_be16(p + 8);
 	h->remoteLIDCNEntry = (uint16_t)ibs_be16(p + 10);
@@ -14317,11 +14317,11 @@ static inline void ibs_unpack_cc_switch_congestion_setting(struct ibstruct_cc_sw
 	h->controlMap = (uint32_t)ibs_be32(p + 0);
 	memcpy(h->victimMask, p + 4, 32);
 	memcpy(h->creditMask, p + 36, 32);
-	h->threshold = (uint8_t)ibs_getbits(p + 68, 1, 4, 4);
-	h->reserved_548 = (uint8_t)ibs_getbits(p + 68, 1, 0, 4);
+	h->threshold = (uint8_t)((p[68] >> 4) & 0xfu);
+	h->reserved_548 = (uint8_t)((p[68] >> 0) & 0xfu);
 	h->packetSize = (uint8_t)p[69];
-	h->CSThreshold = (uint8_t)ibs_getbits(p + 70, 1, 4, 4);
-	h->reserved_564 = (uint16_t)ibs_getbits(p + 70, 2, 0, 12);
+	h->CSThreshold = (uint8_t)((p[70] >> 4) & 0xfu);
+	h->reserved_564 = (uint16_t)((ibs_be16(p + 70) >> 0) & 0xfffu);
 	h->CSReturnDelay = (uint16_t)ibs_be16(p + 72);
 	h->markingRate = (uint16_t)ibs_be16(p + 74);
 }
@@ -14426,10 +14426,10 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_switch_congestion_settin
 
 static inline void ibs_unpack_cc_switch_port_congestion_setting_element(struct ibstruct_cc_switch_port_congestion_setting_element *h, const uint8_t *p)
 {
-	h->valid = (uint8_t)ibs_getbits(p + 0, 1, 7, 1);
-	h->controlType = (uint8_t)ibs_getbits(p + 0, 1, 6, 1);
-	h->reserved_2 = (uint8_t)ibs_getbits(p + 0, 1, 4, 2);
-	h->threshold = (uint8_t)ibs_getbits(p + 0, 1, 0, 4);
+	h->valid = (uint8_t)((p[0] >> 7) & 0x1u);
+	h->controlType = (uint8_t)((p[0] >> 6) & 0x1u);
+	h->reserved_2 = (uint8_t)((p[0] >> 4) & 0x3u);
+	h->threshold = (uint8_t)((p[0] >> 0) & 0xfu);
 	h->packetSize = (uint8_t)p[1];
 	h->congParmMarkingRate = (uint16_t)ibs_be16(p + 2);
 }
@@ -14793,8 +14793,8 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_ccca_congestion_setting_des
 
 static inline void ibs_unpack_cc_congestion_control_table_entry(struct ibstruct_cc_congestion_control_table_entry *h, const uint8_t *p)
 {
-	h->CCTShift = (uint8_t)ibs_getbits(p + 0, 1, 6, 2);
-	h->CCTMultiplier = (uint16_t)ibs_getbits(p + 0, 2, 0, 14);
+	h->CCTShift = (uint8_t)((p[0] >> 6) & 0x3u);
+	h->CCTMultiplier = (uint16_t)((ibs_be16(p + 0) >> 0) & 0x3fffu);
 }
 
 static inline void ibs_pack_cc_congestion_control_table_entry(const struct ibstruct_cc_congestion_control_table_entry *h, uint8_t *p)
@@ -15129,7 +15129,7 @@ static inline void ibs_unpack_vend_oui_format(struct ibstruct_vend_oui_format *h
 {
 	ibs_unpack_rmpp_header(&h->RMPPHeader, p + 0);
 	h->reserved_288 = (uint8_t)p[36];
-	h->OUI = (uint32_t)ibs_getbits(p + 37, 3, 0, 24);
+	h->OUI = (uint32_t)((ibs_be32(p + 37) >> 8) & 0xffffffu);
 	memcpy(h->data, p + 40, 216);
 }
 
@@ -15769,7 +15769,7 @@ static inline void ibs_unpack_mlx_counter_group_info(struct ibstruct_mlx_counter
 {
 	unsigned i;
 	h->reserved_0 = (uint64_t)ibs_be64(p + 0);
-	h->reserved_64 = (uint32_t)ibs_getbits(p + 8, 3, 0, 24);
+	h->reserved_64 = (uint32_t)((ibs_be32(p + 8) >> 8) & 0xffffffu);
 	h->num_of_counter_groups = (uint8_t)p[11];
 	for (i = 0; i < 2; i++)
 		h->group_masks[i] = (uint32_t)ibs_be32(p + 12 + i * 4);
@@ -15859,7 +15859,7 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_mlx_counter_group_info_desc
 
 static inline void ibs_unpack_mlx_counter_group_select(struct ibstruct_mlx_counter_group_select *h, const uint8_t *p)
 {
-	h->reserved_0 = (uint32_t)ibs_getbits(p + 0, 3, 0, 24);
+	h->reserved_0 = (uint32_t)((ibs_be32(p + 0) >> 8) & 0xffffffu);
 	h->group_select = (uint8_t)p[3];
 }
 

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <ibmgmt/ibstruct.h>
 
@@ -137,37 +138,59 @@ extern const unsigned ibs_nrpcs;
 
 static inline uint16_t ibs_be16(const uint8_t *p)
 {
-	return (uint16_t)((uint16_t)p[0] << 8 | p[1]);
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap16(v);
+#endif
+	return v;
 }
 
 static inline uint32_t ibs_be32(const uint8_t *p)
 {
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	return v;
 }
 
 static inline uint64_t ibs_be64(const uint8_t *p)
 {
-	return (uint64_t)ibs_be32(p) << 32 | ibs_be32(p + 4);
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
 }
 
 static inline void ibs_put_be16(uint8_t *p, uint16_t v)
 {
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap16(v);
+#endif
+	memcpy(p, &v, 2);
 }
 
 static inline void ibs_put_be32(uint8_t *p, uint32_t v)
 {
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	memcpy(p, &v, 4);
 }
 
 static inline void ibs_put_be64(uint8_t *p, uint64_t v)
 {
-	ibs_put_be32(p, (uint32_t)(v >> 32));
-	ibs_put_be32(p + 4, (uint32_t)v);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	memcpy(p, &v, 8);
 }
 
 static inline uint64_t ibs_load(const uint8_t *p, unsigned n)
@@ -187,6 +210,15 @@ static inline uint64_t ibs_getbits(const uint8_t *p, unsigned n, unsigned shift,
 	uint64_t mask = bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
 
 	return (ibs_load(p, n) >> shift) & mask;
+}
+
+/* `bits` bits ending `shift` bits above the least significant bit of the 8-byte
+ * big-endian word at p (the caller guarantees 8 readable bytes). */
+static inline uint64_t ibs_getbits64(const uint8_t *p, unsigned shift, unsigned bits)
+{
+	uint64_t mask = bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
+
+	return (ibs_be64(p) >> shift) & mask;
 }
 
 /* OR `v` into the same place (the destination bits must be zero). */

@@ -575,14 +575,24 @@ def be_span(off, bits):
     return first, last - first + 1
 
 
-def get_expr(off, bits):
-    """C expression reading `bits` at bit `off` from uint8_t *p."""
+def get_expr(off, bits, size=0):
+    """C expression reading `bits` at bit `off` from uint8_t *p (a struct of `size` bytes)."""
     if bits == 0:
         return "0"
     if off % 8 == 0 and bits in (8, 16, 32, 64):
         return {8: "p[%d]", 16: "ibs_be16(p + %d)", 32: "ibs_be32(p + %d)",
                 64: "ibs_be64(p + %d)"}[bits] % (off // 8)
     first, n = be_span(off, bits)
+    mask = "0x%xu" % ((1 << bits) - 1) if bits < 32 else None
+    if n == 1:
+        return "((p[%d] >> %d) & %s)" % (first, 8 - (off % 8) - bits, mask)
+    if n == 2:
+        return "((ibs_be16(p + %d) >> %d) & %s)" % (first, 16 - (off % 8) - bits, mask)
+    if n <= 4 and first + 4 <= size and mask:
+        return "((ibs_be32(p + %d) >> %d) & %s)" % (first, 32 - (off % 8) - bits, mask)
+    if first + 8 <= size and (off % 8) + bits <= 64:
+        # one 8-byte big-endian load that stays inside the struct
+        return "ibs_getbits64(p + %d, %d, %d)" % (first, 64 - (off % 8) - bits, bits)
     if n <= 8:
         shift = n * 8 - (off % 8) - bits
         return "ibs_getbits(p + %d, %d, %d, %d)" % (first, n, shift, bits)
@@ -623,7 +633,7 @@ def emit_unpack_fields(spec, st, w, ind, boff="0"):
         else:
             ct = host_ctype(spec, f)
             if f.count == 1:
-                w(ind + "%s = (%s)%s;" % (m, ct, get_expr(f.off, f.bits)))
+                w(ind + "%s = (%s)%s;" % (m, ct, get_expr(f.off, f.bits, st.bytes)))
             elif f.off % 8 == 0 and f.bits in (8, 16, 32, 64):
                 w(ind + "for (i = 0; i < %d; i++)" % f.count)
                 expr = {8: "p[%d + i]", 16: "ibs_be16(p + %d + i * 2)", 32: "ibs_be32(p + %d + i * 4)",
@@ -631,7 +641,7 @@ def emit_unpack_fields(spec, st, w, ind, boff="0"):
                 w(ind + "\t%s[i] = (%s)%s;" % (m, ct, expr))
             else:
                 for i in range(f.count):
-                    w(ind + "%s[%d] = (%s)%s;" % (m, i, ct, get_expr(f.off + i * f.bits, f.bits)))
+                    w(ind + "%s[%d] = (%s)%s;" % (m, i, ct, get_expr(f.off + i * f.bits, f.bits, st.bytes)))
 
 
 def emit_pack_fields(spec, st, w, ind):
