@@ -309,16 +309,16 @@ static const struct ibstruct_desc desc_smp_notice_trap259_data_details;
 static const struct ibstruct_desc desc_smp_node_description;
 static const struct ibstruct_desc desc_smp_node_info;
 static const struct ibstruct_desc desc_smp_switch_info;
-static const struct ibstruct_desc desc_smpguid_info;
+static const struct ibstruct_desc desc_smp_guid_info;
 static const struct ibstruct_desc desc_smp_port_info;
-static const struct ibstruct_desc desc_smpp_key_table;
-static const struct ibstruct_desc desc_smpsl_to_vl_mapping_table;
-static const struct ibstruct_desc desc_smpvl_arbitration_table;
+static const struct ibstruct_desc desc_smp_pkey_table;
+static const struct ibstruct_desc desc_smp_sl2vl_mapping_table;
+static const struct ibstruct_desc desc_smp_vlarb_table;
 static const struct ibstruct_desc desc_smp_linear_forwarding_table;
-static const struct ibstruct_desc desc_smplid_port_block;
+static const struct ibstruct_desc desc_smp_lid_port_block;
 static const struct ibstruct_desc desc_smp_random_forwarding_table;
 static const struct ibstruct_desc desc_smp_multicast_forwarding_table;
-static const struct ibstruct_desc desc_smpsm_info;
+static const struct ibstruct_desc desc_smp_sm_info;
 static const struct ibstruct_desc desc_smp_vendor_diag;
 static const struct ibstruct_desc desc_smp_led_info;
 static const struct ibstruct_desc desc_smp_port_info_extended;
@@ -327,22 +327,22 @@ static const struct ibstruct_desc desc_sa_header;
 static const struct ibstruct_desc desc_sa_format;
 static const struct ibstruct_desc desc_sa_node_record;
 static const struct ibstruct_desc desc_sa_port_info_record;
-static const struct ibstruct_desc desc_sasl_to_vl_mapping_table_record;
+static const struct ibstruct_desc desc_sa_sl2vl_mapping_table_record;
 static const struct ibstruct_desc desc_sa_switch_info_record;
 static const struct ibstruct_desc desc_sa_linear_forwarding_table_record;
 static const struct ibstruct_desc desc_sa_random_forwarding_table_record;
 static const struct ibstruct_desc desc_sa_multicast_forwarding_table_record;
-static const struct ibstruct_desc desc_savl_arbitration_table_record;
-static const struct ibstruct_desc desc_sasm_info_record;
-static const struct ibstruct_desc desc_sap_key_table_record;
+static const struct ibstruct_desc desc_sa_vlarb_table_record;
+static const struct ibstruct_desc desc_sa_sm_info_record;
+static const struct ibstruct_desc desc_sa_pkey_table_record;
 static const struct ibstruct_desc desc_sa_inform_info_record;
 static const struct ibstruct_desc desc_sa_link_record;
-static const struct ibstruct_desc desc_saguid_info_record;
+static const struct ibstruct_desc desc_sa_guid_info_record;
 static const struct ibstruct_desc desc_sa_service_record;
 static const struct ibstruct_desc desc_sa_service_record_data;
 static const struct ibstruct_desc desc_ats_service_data;
 static const struct ibstruct_desc desc_sa_path_record;
-static const struct ibstruct_desc desc_samc_member_record;
+static const struct ibstruct_desc desc_sa_mcmember_record;
 static const struct ibstruct_desc desc_sa_trace_record;
 static const struct ibstruct_desc desc_sa_multi_path_record;
 static const struct ibstruct_desc desc_sa_service_association_record;
@@ -407,8 +407,8 @@ static const struct ibstruct_desc desc_cc_congestion_log_ca;
 static const struct ibstruct_desc desc_cc_switch_congestion_setting;
 static const struct ibstruct_desc desc_cc_switch_port_congestion_setting_element;
 static const struct ibstruct_desc desc_cc_switch_port_congestion_setting;
-static const struct ibstruct_desc desc_ccca_congestion_entry;
-static const struct ibstruct_desc desc_ccca_congestion_setting;
+static const struct ibstruct_desc desc_cc_ca_congestion_entry;
+static const struct ibstruct_desc desc_cc_ca_congestion_setting;
 static const struct ibstruct_desc desc_cc_congestion_control_table_entry;
 static const struct ibstruct_desc desc_cc_congestion_control_table;
 static const struct ibstruct_desc desc_cc_timestamp;
@@ -4604,37 +4604,37 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_switch_info_desc(void)
 	return &desc_smp_switch_info;
 }
 
-static inline void ibs_unpack_smpguid_info(struct ibstruct_smpguid_info *h, const uint8_t *p)
+static inline void ibs_unpack_smp_guid_info(struct ibstruct_smp_guid_info *h, const uint8_t *p)
 {
 	unsigned i;
 	for (i = 0; i < 8; i++)
 		h->GUIDBlock[i] = (uint64_t)ibs_be64(p + 0 + i * 8);
 }
 
-static inline void ibs_pack_smpguid_info(const struct ibstruct_smpguid_info *h, uint8_t *p)
+static inline void ibs_pack_smp_guid_info(const struct ibstruct_smp_guid_info *h, uint8_t *p)
 {
 	unsigned i;
 	for (i = 0; i < 8; i++)
 		ibs_put_be64(p + 0 + i * 8, h->GUIDBlock[i]);
 }
 
-static inline int ibs_check_smpguid_info(const struct ibstruct_smpguid_info *h)
+static inline int ibs_check_smp_guid_info(const struct ibstruct_smp_guid_info *h)
 {
 	(void)h;
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smpguid_info_unpack(struct ibstruct_smpguid_info *h, const void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_guid_info_unpack(struct ibstruct_smp_guid_info *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
 	if (len < 64)
 		return -EMSGSIZE;
-	ibs_unpack_smpguid_info(h, (const uint8_t *)buf);
+	ibs_unpack_smp_guid_info(h, (const uint8_t *)buf);
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smpguid_info_pack(const struct ibstruct_smpguid_info *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_guid_info_pack(const struct ibstruct_smp_guid_info *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -4642,48 +4642,48 @@ IBSTRUCT_EXPORT int ibstruct_smpguid_info_pack(const struct ibstruct_smpguid_inf
 		return -EINVAL;
 	if (len < 64)
 		return -EMSGSIZE;
-	rc = ibs_check_smpguid_info(h);
+	rc = ibs_check_smp_guid_info(h);
 	if (rc)
 		return rc;
 	memset(buf, 0, 64);
-	ibs_pack_smpguid_info(h, (uint8_t *)buf);
+	ibs_pack_smp_guid_info(h, (uint8_t *)buf);
 	return 0;
 }
 
-static int gen_unpack_smpguid_info(void *h, const void *buf, size_t len)
+static int gen_unpack_smp_guid_info(void *h, const void *buf, size_t len)
 {
-	return ibstruct_smpguid_info_unpack((struct ibstruct_smpguid_info *)h, buf, len);
+	return ibstruct_smp_guid_info_unpack((struct ibstruct_smp_guid_info *)h, buf, len);
 }
 
-static int gen_pack_smpguid_info(const void *h, void *buf, size_t len)
+static int gen_pack_smp_guid_info(const void *h, void *buf, size_t len)
 {
-	return ibstruct_smpguid_info_pack((const struct ibstruct_smpguid_info *)h, buf, len);
+	return ibstruct_smp_guid_info_pack((const struct ibstruct_smp_guid_info *)h, buf, len);
 }
 
-static const struct ibs_field fields_smpguid_info[] = {
-	{ "GUIDBlock", "GUID", 0, 64, 8, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smpguid_info, GUIDBlock), sizeof(((struct ibstruct_smpguid_info *)0)->GUIDBlock[0]), 0, -1, 0, NULL },
+static const struct ibs_field fields_smp_guid_info[] = {
+	{ "GUIDBlock", "GUID", 0, 64, 8, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_guid_info, GUIDBlock), sizeof(((struct ibstruct_smp_guid_info *)0)->GUIDBlock[0]), 0, -1, 0, NULL },
 };
 
-static const struct ibstruct_desc desc_smpguid_info = {
+static const struct ibstruct_desc desc_smp_guid_info = {
 	.name = "SMPGUIDInfo",
-	.c_name = "smpguid_info",
+	.c_name = "smp_guid_info",
 	.desc = "Assigned GUIDs (a block of 8)",
 	.size = 64,
-	.host_size = sizeof(struct ibstruct_smpguid_info),
+	.host_size = sizeof(struct ibstruct_smp_guid_info),
 	.mgmt_class = 1,
 	.attr_id = 20,
 	.methods = 0x00000006u,
 	.record = 0,
 	.ncm = 8,
-	.fields = fields_smpguid_info,
+	.fields = fields_smp_guid_info,
 	.nfields = 1,
-	.unpack = gen_unpack_smpguid_info,
-	.pack = gen_pack_smpguid_info,
+	.unpack = gen_unpack_smp_guid_info,
+	.pack = gen_pack_smp_guid_info,
 };
 
-IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smpguid_info_desc(void)
+IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_guid_info_desc(void)
 {
-	return &desc_smpguid_info;
+	return &desc_smp_guid_info;
 }
 
 static inline void ibs_unpack_smp_port_info(struct ibstruct_smp_port_info *h, const uint8_t *p)
@@ -5010,37 +5010,37 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_port_info_desc(void)
 	return &desc_smp_port_info;
 }
 
-static inline void ibs_unpack_smpp_key_table(struct ibstruct_smpp_key_table *h, const uint8_t *p)
+static inline void ibs_unpack_smp_pkey_table(struct ibstruct_smp_pkey_table *h, const uint8_t *p)
 {
 	unsigned i;
 	for (i = 0; i < 32; i++)
 		h->PKeyBlock[i] = (uint16_t)ibs_be16(p + 0 + i * 2);
 }
 
-static inline void ibs_pack_smpp_key_table(const struct ibstruct_smpp_key_table *h, uint8_t *p)
+static inline void ibs_pack_smp_pkey_table(const struct ibstruct_smp_pkey_table *h, uint8_t *p)
 {
 	unsigned i;
 	for (i = 0; i < 32; i++)
 		ibs_put_be16(p + 0 + i * 2, h->PKeyBlock[i]);
 }
 
-static inline int ibs_check_smpp_key_table(const struct ibstruct_smpp_key_table *h)
+static inline int ibs_check_smp_pkey_table(const struct ibstruct_smp_pkey_table *h)
 {
 	(void)h;
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smpp_key_table_unpack(struct ibstruct_smpp_key_table *h, const void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_pkey_table_unpack(struct ibstruct_smp_pkey_table *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
 	if (len < 64)
 		return -EMSGSIZE;
-	ibs_unpack_smpp_key_table(h, (const uint8_t *)buf);
+	ibs_unpack_smp_pkey_table(h, (const uint8_t *)buf);
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smpp_key_table_pack(const struct ibstruct_smpp_key_table *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_pkey_table_pack(const struct ibstruct_smp_pkey_table *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -5048,77 +5048,77 @@ IBSTRUCT_EXPORT int ibstruct_smpp_key_table_pack(const struct ibstruct_smpp_key_
 		return -EINVAL;
 	if (len < 64)
 		return -EMSGSIZE;
-	rc = ibs_check_smpp_key_table(h);
+	rc = ibs_check_smp_pkey_table(h);
 	if (rc)
 		return rc;
 	memset(buf, 0, 64);
-	ibs_pack_smpp_key_table(h, (uint8_t *)buf);
+	ibs_pack_smp_pkey_table(h, (uint8_t *)buf);
 	return 0;
 }
 
-static int gen_unpack_smpp_key_table(void *h, const void *buf, size_t len)
+static int gen_unpack_smp_pkey_table(void *h, const void *buf, size_t len)
 {
-	return ibstruct_smpp_key_table_unpack((struct ibstruct_smpp_key_table *)h, buf, len);
+	return ibstruct_smp_pkey_table_unpack((struct ibstruct_smp_pkey_table *)h, buf, len);
 }
 
-static int gen_pack_smpp_key_table(const void *h, void *buf, size_t len)
+static int gen_pack_smp_pkey_table(const void *h, void *buf, size_t len)
 {
-	return ibstruct_smpp_key_table_pack((const struct ibstruct_smpp_key_table *)h, buf, len);
+	return ibstruct_smp_pkey_table_pack((const struct ibstruct_smp_pkey_table *)h, buf, len);
 }
 
-static const struct ibs_field fields_smpp_key_table[] = {
-	{ "PKeyBlock", NULL, 0, 16, 32, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smpp_key_table, PKeyBlock), sizeof(((struct ibstruct_smpp_key_table *)0)->PKeyBlock[0]), 0, -1, 0, NULL },
+static const struct ibs_field fields_smp_pkey_table[] = {
+	{ "PKeyBlock", NULL, 0, 16, 32, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_pkey_table, PKeyBlock), sizeof(((struct ibstruct_smp_pkey_table *)0)->PKeyBlock[0]), 0, -1, 0, NULL },
 };
 
-static const struct ibstruct_desc desc_smpp_key_table = {
+static const struct ibstruct_desc desc_smp_pkey_table = {
 	.name = "SMPPKeyTable",
-	.c_name = "smpp_key_table",
+	.c_name = "smp_pkey_table",
 	.desc = "Partition table (a block of 32 P_Keys)",
 	.size = 64,
-	.host_size = sizeof(struct ibstruct_smpp_key_table),
+	.host_size = sizeof(struct ibstruct_smp_pkey_table),
 	.mgmt_class = 1,
 	.attr_id = 22,
 	.methods = 0x00000006u,
 	.record = 0,
 	.ncm = 32,
-	.fields = fields_smpp_key_table,
+	.fields = fields_smp_pkey_table,
 	.nfields = 1,
-	.unpack = gen_unpack_smpp_key_table,
-	.pack = gen_pack_smpp_key_table,
+	.unpack = gen_unpack_smp_pkey_table,
+	.pack = gen_pack_smp_pkey_table,
 };
 
-IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smpp_key_table_desc(void)
+IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_pkey_table_desc(void)
 {
-	return &desc_smpp_key_table;
+	return &desc_smp_pkey_table;
 }
 
-static inline void ibs_unpack_smpsl_to_vl_mapping_table(struct ibstruct_smpsl_to_vl_mapping_table *h, const uint8_t *p)
+static inline void ibs_unpack_smp_sl2vl_mapping_table(struct ibstruct_smp_sl2vl_mapping_table *h, const uint8_t *p)
 {
 	h->SLtoVL = (uint64_t)ibs_be64(p + 0);
 }
 
-static inline void ibs_pack_smpsl_to_vl_mapping_table(const struct ibstruct_smpsl_to_vl_mapping_table *h, uint8_t *p)
+static inline void ibs_pack_smp_sl2vl_mapping_table(const struct ibstruct_smp_sl2vl_mapping_table *h, uint8_t *p)
 {
 	ibs_put_be64(p + 0, h->SLtoVL);
 }
 
-static inline int ibs_check_smpsl_to_vl_mapping_table(const struct ibstruct_smpsl_to_vl_mapping_table *h)
+static inline int ibs_check_smp_sl2vl_mapping_table(const struct ibstruct_smp_sl2vl_mapping_table *h)
 {
 	(void)h;
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smpsl_to_vl_mapping_table_unpack(struct ibstruct_smpsl_to_vl_mapping_table *h, const void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_sl2vl_mapping_table_unpack(struct ibstruct_smp_sl2vl_mapping_table *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
 	if (len < 8)
 		return -EMSGSIZE;
-	ibs_unpack_smpsl_to_vl_mapping_table(h, (const uint8_t *)buf);
+	ibs_unpack_smp_sl2vl_mapping_table(h, (const uint8_t *)buf);
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smpsl_to_vl_mapping_table_pack(const struct ibstruct_smpsl_to_vl_mapping_table *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_sl2vl_mapping_table_pack(const struct ibstruct_smp_sl2vl_mapping_table *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -5126,77 +5126,77 @@ IBSTRUCT_EXPORT int ibstruct_smpsl_to_vl_mapping_table_pack(const struct ibstruc
 		return -EINVAL;
 	if (len < 8)
 		return -EMSGSIZE;
-	rc = ibs_check_smpsl_to_vl_mapping_table(h);
+	rc = ibs_check_smp_sl2vl_mapping_table(h);
 	if (rc)
 		return rc;
 	memset(buf, 0, 8);
-	ibs_pack_smpsl_to_vl_mapping_table(h, (uint8_t *)buf);
+	ibs_pack_smp_sl2vl_mapping_table(h, (uint8_t *)buf);
 	return 0;
 }
 
-static int gen_unpack_smpsl_to_vl_mapping_table(void *h, const void *buf, size_t len)
+static int gen_unpack_smp_sl2vl_mapping_table(void *h, const void *buf, size_t len)
 {
-	return ibstruct_smpsl_to_vl_mapping_table_unpack((struct ibstruct_smpsl_to_vl_mapping_table *)h, buf, len);
+	return ibstruct_smp_sl2vl_mapping_table_unpack((struct ibstruct_smp_sl2vl_mapping_table *)h, buf, len);
 }
 
-static int gen_pack_smpsl_to_vl_mapping_table(const void *h, void *buf, size_t len)
+static int gen_pack_smp_sl2vl_mapping_table(const void *h, void *buf, size_t len)
 {
-	return ibstruct_smpsl_to_vl_mapping_table_pack((const struct ibstruct_smpsl_to_vl_mapping_table *)h, buf, len);
+	return ibstruct_smp_sl2vl_mapping_table_pack((const struct ibstruct_smp_sl2vl_mapping_table *)h, buf, len);
 }
 
-static const struct ibs_field fields_smpsl_to_vl_mapping_table[] = {
-	{ "SLtoVL", "SLToVLMap", 0, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smpsl_to_vl_mapping_table, SLtoVL), sizeof(((struct ibstruct_smpsl_to_vl_mapping_table *)0)->SLtoVL), 0, -1, 0, NULL },
+static const struct ibs_field fields_smp_sl2vl_mapping_table[] = {
+	{ "SLtoVL", "SLToVLMap", 0, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sl2vl_mapping_table, SLtoVL), sizeof(((struct ibstruct_smp_sl2vl_mapping_table *)0)->SLtoVL), 0, -1, 0, NULL },
 };
 
-static const struct ibstruct_desc desc_smpsl_to_vl_mapping_table = {
+static const struct ibstruct_desc desc_smp_sl2vl_mapping_table = {
 	.name = "SMPSLToVLMappingTable",
-	.c_name = "smpsl_to_vl_mapping_table",
+	.c_name = "smp_sl2vl_mapping_table",
 	.desc = "SL to VL mapping table",
 	.size = 8,
-	.host_size = sizeof(struct ibstruct_smpsl_to_vl_mapping_table),
+	.host_size = sizeof(struct ibstruct_smp_sl2vl_mapping_table),
 	.mgmt_class = 1,
 	.attr_id = 23,
 	.methods = 0x00000006u,
 	.record = 0,
 	.ncm = 1,
-	.fields = fields_smpsl_to_vl_mapping_table,
+	.fields = fields_smp_sl2vl_mapping_table,
 	.nfields = 1,
-	.unpack = gen_unpack_smpsl_to_vl_mapping_table,
-	.pack = gen_pack_smpsl_to_vl_mapping_table,
+	.unpack = gen_unpack_smp_sl2vl_mapping_table,
+	.pack = gen_pack_smp_sl2vl_mapping_table,
 };
 
-IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smpsl_to_vl_mapping_table_desc(void)
+IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_sl2vl_mapping_table_desc(void)
 {
-	return &desc_smpsl_to_vl_mapping_table;
+	return &desc_smp_sl2vl_mapping_table;
 }
 
-static inline void ibs_unpack_smpvl_arbitration_table(struct ibstruct_smpvl_arbitration_table *h, const uint8_t *p)
+static inline void ibs_unpack_smp_vlarb_table(struct ibstruct_smp_vlarb_table *h, const uint8_t *p)
 {
 	memcpy(h->VLWeightBlock, p + 0, 64);
 }
 
-static inline void ibs_pack_smpvl_arbitration_table(const struct ibstruct_smpvl_arbitration_table *h, uint8_t *p)
+static inline void ibs_pack_smp_vlarb_table(const struct ibstruct_smp_vlarb_table *h, uint8_t *p)
 {
 	memcpy(p + 0, h->VLWeightBlock, 64);
 }
 
-static inline int ibs_check_smpvl_arbitration_table(const struct ibstruct_smpvl_arbitration_table *h)
+static inline int ibs_check_smp_vlarb_table(const struct ibstruct_smp_vlarb_table *h)
 {
 	(void)h;
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smpvl_arbitration_table_unpack(struct ibstruct_smpvl_arbitration_table *h, const void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_vlarb_table_unpack(struct ibstruct_smp_vlarb_table *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
 	if (len < 64)
 		return -EMSGSIZE;
-	ibs_unpack_smpvl_arbitration_table(h, (const uint8_t *)buf);
+	ibs_unpack_smp_vlarb_table(h, (const uint8_t *)buf);
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smpvl_arbitration_table_pack(const struct ibstruct_smpvl_arbitration_table *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_vlarb_table_pack(const struct ibstruct_smp_vlarb_table *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -5204,48 +5204,48 @@ IBSTRUCT_EXPORT int ibstruct_smpvl_arbitration_table_pack(const struct ibstruct_
 		return -EINVAL;
 	if (len < 64)
 		return -EMSGSIZE;
-	rc = ibs_check_smpvl_arbitration_table(h);
+	rc = ibs_check_smp_vlarb_table(h);
 	if (rc)
 		return rc;
 	memset(buf, 0, 64);
-	ibs_pack_smpvl_arbitration_table(h, (uint8_t *)buf);
+	ibs_pack_smp_vlarb_table(h, (uint8_t *)buf);
 	return 0;
 }
 
-static int gen_unpack_smpvl_arbitration_table(void *h, const void *buf, size_t len)
+static int gen_unpack_smp_vlarb_table(void *h, const void *buf, size_t len)
 {
-	return ibstruct_smpvl_arbitration_table_unpack((struct ibstruct_smpvl_arbitration_table *)h, buf, len);
+	return ibstruct_smp_vlarb_table_unpack((struct ibstruct_smp_vlarb_table *)h, buf, len);
 }
 
-static int gen_pack_smpvl_arbitration_table(const void *h, void *buf, size_t len)
+static int gen_pack_smp_vlarb_table(const void *h, void *buf, size_t len)
 {
-	return ibstruct_smpvl_arbitration_table_pack((const struct ibstruct_smpvl_arbitration_table *)h, buf, len);
+	return ibstruct_smp_vlarb_table_pack((const struct ibstruct_smp_vlarb_table *)h, buf, len);
 }
 
-static const struct ibs_field fields_smpvl_arbitration_table[] = {
-	{ "VLWeightBlock", "VLArbTbl", 0, 512, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smpvl_arbitration_table, VLWeightBlock), 64, 0, -1, 0, NULL },
+static const struct ibs_field fields_smp_vlarb_table[] = {
+	{ "VLWeightBlock", "VLArbTbl", 0, 512, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_vlarb_table, VLWeightBlock), 64, 0, -1, 0, NULL },
 };
 
-static const struct ibstruct_desc desc_smpvl_arbitration_table = {
+static const struct ibstruct_desc desc_smp_vlarb_table = {
 	.name = "SMPVLArbitrationTable",
-	.c_name = "smpvl_arbitration_table",
+	.c_name = "smp_vlarb_table",
 	.desc = "VL arbitration table (list of VL/weight pairs)",
 	.size = 64,
-	.host_size = sizeof(struct ibstruct_smpvl_arbitration_table),
+	.host_size = sizeof(struct ibstruct_smp_vlarb_table),
 	.mgmt_class = 1,
 	.attr_id = 24,
 	.methods = 0x00000006u,
 	.record = 0,
 	.ncm = 1,
-	.fields = fields_smpvl_arbitration_table,
+	.fields = fields_smp_vlarb_table,
 	.nfields = 1,
-	.unpack = gen_unpack_smpvl_arbitration_table,
-	.pack = gen_pack_smpvl_arbitration_table,
+	.unpack = gen_unpack_smp_vlarb_table,
+	.pack = gen_pack_smp_vlarb_table,
 };
 
-IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smpvl_arbitration_table_desc(void)
+IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_vlarb_table_desc(void)
 {
-	return &desc_smpvl_arbitration_table;
+	return &desc_smp_vlarb_table;
 }
 
 static inline void ibs_unpack_smp_linear_forwarding_table(struct ibstruct_smp_linear_forwarding_table *h, const uint8_t *p)
@@ -5326,7 +5326,7 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_linear_forwarding_table
 	return &desc_smp_linear_forwarding_table;
 }
 
-static inline void ibs_unpack_smplid_port_block(struct ibstruct_smplid_port_block *h, const uint8_t *p)
+static inline void ibs_unpack_smp_lid_port_block(struct ibstruct_smp_lid_port_block *h, const uint8_t *p)
 {
 	h->LID = (uint16_t)ibs_be16(p + 0);
 	h->valid = (uint8_t)((p[2] >> 7) & 0x1u);
@@ -5335,7 +5335,7 @@ static inline void ibs_unpack_smplid_port_block(struct ibstruct_smplid_port_bloc
 	h->port = (uint8_t)p[3];
 }
 
-static inline void ibs_pack_smplid_port_block(const struct ibstruct_smplid_port_block *h, uint8_t *p)
+static inline void ibs_pack_smp_lid_port_block(const struct ibstruct_smp_lid_port_block *h, uint8_t *p)
 {
 	ibs_put_be16(p + 0, h->LID);
 	ibs_orbits(p + 2, 1, 7, 1, h->valid);
@@ -5344,7 +5344,7 @@ static inline void ibs_pack_smplid_port_block(const struct ibstruct_smplid_port_
 	p[3] = (uint8_t)(h->port);
 }
 
-static inline int ibs_check_smplid_port_block(const struct ibstruct_smplid_port_block *h)
+static inline int ibs_check_smp_lid_port_block(const struct ibstruct_smp_lid_port_block *h)
 {
 	if ((uint64_t)h->valid >> 1)
 		return -ERANGE;
@@ -5355,17 +5355,17 @@ static inline int ibs_check_smplid_port_block(const struct ibstruct_smplid_port_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smplid_port_block_unpack(struct ibstruct_smplid_port_block *h, const void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_lid_port_block_unpack(struct ibstruct_smp_lid_port_block *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
 	if (len < 4)
 		return -EMSGSIZE;
-	ibs_unpack_smplid_port_block(h, (const uint8_t *)buf);
+	ibs_unpack_smp_lid_port_block(h, (const uint8_t *)buf);
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smplid_port_block_pack(const struct ibstruct_smplid_port_block *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_lid_port_block_pack(const struct ibstruct_smp_lid_port_block *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -5373,73 +5373,73 @@ IBSTRUCT_EXPORT int ibstruct_smplid_port_block_pack(const struct ibstruct_smplid
 		return -EINVAL;
 	if (len < 4)
 		return -EMSGSIZE;
-	rc = ibs_check_smplid_port_block(h);
+	rc = ibs_check_smp_lid_port_block(h);
 	if (rc)
 		return rc;
 	memset(buf, 0, 4);
-	ibs_pack_smplid_port_block(h, (uint8_t *)buf);
+	ibs_pack_smp_lid_port_block(h, (uint8_t *)buf);
 	return 0;
 }
 
-static int gen_unpack_smplid_port_block(void *h, const void *buf, size_t len)
+static int gen_unpack_smp_lid_port_block(void *h, const void *buf, size_t len)
 {
-	return ibstruct_smplid_port_block_unpack((struct ibstruct_smplid_port_block *)h, buf, len);
+	return ibstruct_smp_lid_port_block_unpack((struct ibstruct_smp_lid_port_block *)h, buf, len);
 }
 
-static int gen_pack_smplid_port_block(const void *h, void *buf, size_t len)
+static int gen_pack_smp_lid_port_block(const void *h, void *buf, size_t len)
 {
-	return ibstruct_smplid_port_block_pack((const struct ibstruct_smplid_port_block *)h, buf, len);
+	return ibstruct_smp_lid_port_block_pack((const struct ibstruct_smp_lid_port_block *)h, buf, len);
 }
 
-static const struct ibs_field fields_smplid_port_block[] = {
-	{ "LID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smplid_port_block, LID), sizeof(((struct ibstruct_smplid_port_block *)0)->LID), 0, -1, 0, NULL },
-	{ "valid", NULL, 16, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smplid_port_block, valid), sizeof(((struct ibstruct_smplid_port_block *)0)->valid), 1, -1, 0, NULL },
-	{ "LMC", NULL, 17, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smplid_port_block, LMC), sizeof(((struct ibstruct_smplid_port_block *)0)->LMC), 2, -1, 0, NULL },
-	{ "reserved_20", NULL, 20, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smplid_port_block, reserved_20), sizeof(((struct ibstruct_smplid_port_block *)0)->reserved_20), 3, -1, IBS_F_RESERVED, NULL },
-	{ "port", NULL, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smplid_port_block, port), sizeof(((struct ibstruct_smplid_port_block *)0)->port), 4, -1, 0, NULL },
+static const struct ibs_field fields_smp_lid_port_block[] = {
+	{ "LID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_lid_port_block, LID), sizeof(((struct ibstruct_smp_lid_port_block *)0)->LID), 0, -1, 0, NULL },
+	{ "valid", NULL, 16, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_lid_port_block, valid), sizeof(((struct ibstruct_smp_lid_port_block *)0)->valid), 1, -1, 0, NULL },
+	{ "LMC", NULL, 17, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_lid_port_block, LMC), sizeof(((struct ibstruct_smp_lid_port_block *)0)->LMC), 2, -1, 0, NULL },
+	{ "reserved_20", NULL, 20, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_lid_port_block, reserved_20), sizeof(((struct ibstruct_smp_lid_port_block *)0)->reserved_20), 3, -1, IBS_F_RESERVED, NULL },
+	{ "port", NULL, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_lid_port_block, port), sizeof(((struct ibstruct_smp_lid_port_block *)0)->port), 4, -1, 0, NULL },
 };
 
-static const struct ibstruct_desc desc_smplid_port_block = {
+static const struct ibstruct_desc desc_smp_lid_port_block = {
 	.name = "SMPLIDPortBlock",
-	.c_name = "smplid_port_block",
+	.c_name = "smp_lid_port_block",
 	.desc = "LID/port block element of the random forwarding table",
 	.size = 4,
-	.host_size = sizeof(struct ibstruct_smplid_port_block),
+	.host_size = sizeof(struct ibstruct_smp_lid_port_block),
 	.mgmt_class = -1,
 	.attr_id = -1,
 	.methods = 0x00000000u,
 	.record = 0,
 	.ncm = 5,
-	.fields = fields_smplid_port_block,
+	.fields = fields_smp_lid_port_block,
 	.nfields = 5,
-	.unpack = gen_unpack_smplid_port_block,
-	.pack = gen_pack_smplid_port_block,
+	.unpack = gen_unpack_smp_lid_port_block,
+	.pack = gen_pack_smp_lid_port_block,
 };
 
-IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smplid_port_block_desc(void)
+IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_lid_port_block_desc(void)
 {
-	return &desc_smplid_port_block;
+	return &desc_smp_lid_port_block;
 }
 
 static inline void ibs_unpack_smp_random_forwarding_table(struct ibstruct_smp_random_forwarding_table *h, const uint8_t *p)
 {
 	unsigned i;
 	for (i = 0; i < 16; i++)
-		ibs_unpack_smplid_port_block(&h->LIDPortBlock[i], p + 0 + i * 4);
+		ibs_unpack_smp_lid_port_block(&h->LIDPortBlock[i], p + 0 + i * 4);
 }
 
 static inline void ibs_pack_smp_random_forwarding_table(const struct ibstruct_smp_random_forwarding_table *h, uint8_t *p)
 {
 	unsigned i;
 	for (i = 0; i < 16; i++)
-		ibs_pack_smplid_port_block(&h->LIDPortBlock[i], p + 0 + i * 4);
+		ibs_pack_smp_lid_port_block(&h->LIDPortBlock[i], p + 0 + i * 4);
 }
 
 static inline int ibs_check_smp_random_forwarding_table(const struct ibstruct_smp_random_forwarding_table *h)
 {
 	unsigned i;
 	for (i = 0; i < 16; i++)
-		if (ibs_check_smplid_port_block(&h->LIDPortBlock[i]))
+		if (ibs_check_smp_lid_port_block(&h->LIDPortBlock[i]))
 			return -ERANGE;
 	return 0;
 }
@@ -5481,7 +5481,7 @@ static int gen_pack_smp_random_forwarding_table(const void *h, void *buf, size_t
 }
 
 static const struct ibs_field fields_smp_random_forwarding_table[] = {
-	{ "LIDPortBlock", NULL, 0, 32, 16, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_random_forwarding_table, LIDPortBlock), sizeof(((struct ibstruct_smp_random_forwarding_table *)0)->LIDPortBlock[0]), 0, -1, 0, &desc_smplid_port_block },
+	{ "LIDPortBlock", NULL, 0, 32, 16, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_random_forwarding_table, LIDPortBlock), sizeof(((struct ibstruct_smp_random_forwarding_table *)0)->LIDPortBlock[0]), 0, -1, 0, &desc_smp_lid_port_block },
 };
 
 static const struct ibstruct_desc desc_smp_random_forwarding_table = {
@@ -5584,7 +5584,7 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_multicast_forwarding_ta
 	return &desc_smp_multicast_forwarding_table;
 }
 
-static inline void ibs_unpack_smpsm_info(struct ibstruct_smpsm_info *h, const uint8_t *p)
+static inline void ibs_unpack_smp_sm_info(struct ibstruct_smp_sm_info *h, const uint8_t *p)
 {
 	h->GUID = (uint64_t)ibs_be64(p + 0);
 	h->SMKey = (uint64_t)ibs_be64(p + 8);
@@ -5594,7 +5594,7 @@ static inline void ibs_unpack_smpsm_info(struct ibstruct_smpsm_info *h, const ui
 	h->reserved_168 = (uint32_t)ibs_getbits(p + 21, 3, 0, 24);
 }
 
-static inline void ibs_pack_smpsm_info(const struct ibstruct_smpsm_info *h, uint8_t *p)
+static inline void ibs_pack_smp_sm_info(const struct ibstruct_smp_sm_info *h, uint8_t *p)
 {
 	ibs_put_be64(p + 0, h->GUID);
 	ibs_put_be64(p + 8, h->SMKey);
@@ -5604,7 +5604,7 @@ static inline void ibs_pack_smpsm_info(const struct ibstruct_smpsm_info *h, uint
 	ibs_orbits(p + 21, 3, 0, 24, h->reserved_168);
 }
 
-static inline int ibs_check_smpsm_info(const struct ibstruct_smpsm_info *h)
+static inline int ibs_check_smp_sm_info(const struct ibstruct_smp_sm_info *h)
 {
 	if ((uint64_t)h->priority >> 4)
 		return -ERANGE;
@@ -5615,17 +5615,17 @@ static inline int ibs_check_smpsm_info(const struct ibstruct_smpsm_info *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smpsm_info_unpack(struct ibstruct_smpsm_info *h, const void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_sm_info_unpack(struct ibstruct_smp_sm_info *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
 	if (len < 24)
 		return -EMSGSIZE;
-	ibs_unpack_smpsm_info(h, (const uint8_t *)buf);
+	ibs_unpack_smp_sm_info(h, (const uint8_t *)buf);
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smpsm_info_pack(const struct ibstruct_smpsm_info *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_sm_info_pack(const struct ibstruct_smp_sm_info *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -5633,53 +5633,53 @@ IBSTRUCT_EXPORT int ibstruct_smpsm_info_pack(const struct ibstruct_smpsm_info *h
 		return -EINVAL;
 	if (len < 24)
 		return -EMSGSIZE;
-	rc = ibs_check_smpsm_info(h);
+	rc = ibs_check_smp_sm_info(h);
 	if (rc)
 		return rc;
 	memset(buf, 0, 24);
-	ibs_pack_smpsm_info(h, (uint8_t *)buf);
+	ibs_pack_smp_sm_info(h, (uint8_t *)buf);
 	return 0;
 }
 
-static int gen_unpack_smpsm_info(void *h, const void *buf, size_t len)
+static int gen_unpack_smp_sm_info(void *h, const void *buf, size_t len)
 {
-	return ibstruct_smpsm_info_unpack((struct ibstruct_smpsm_info *)h, buf, len);
+	return ibstruct_smp_sm_info_unpack((struct ibstruct_smp_sm_info *)h, buf, len);
 }
 
-static int gen_pack_smpsm_info(const void *h, void *buf, size_t len)
+static int gen_pack_smp_sm_info(const void *h, void *buf, size_t len)
 {
-	return ibstruct_smpsm_info_pack((const struct ibstruct_smpsm_info *)h, buf, len);
+	return ibstruct_smp_sm_info_pack((const struct ibstruct_smp_sm_info *)h, buf, len);
 }
 
-static const struct ibs_field fields_smpsm_info[] = {
-	{ "GUID", "SmInfoGuid", 0, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smpsm_info, GUID), sizeof(((struct ibstruct_smpsm_info *)0)->GUID), 0, -1, 0, NULL },
-	{ "SMKey", "SmInfoKey", 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smpsm_info, SMKey), sizeof(((struct ibstruct_smpsm_info *)0)->SMKey), 1, -1, 0, NULL },
-	{ "actCount", "SmActivity", 128, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_smpsm_info, actCount), sizeof(((struct ibstruct_smpsm_info *)0)->actCount), 2, -1, 0, NULL },
-	{ "priority", "SmPriority", 160, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smpsm_info, priority), sizeof(((struct ibstruct_smpsm_info *)0)->priority), 3, -1, 0, NULL },
-	{ "SMState", "SmState", 164, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smpsm_info, SMState), sizeof(((struct ibstruct_smpsm_info *)0)->SMState), 4, IBSTRUCT_ENUM_SM_STATE, 0, NULL },
-	{ "reserved_168", NULL, 168, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smpsm_info, reserved_168), sizeof(((struct ibstruct_smpsm_info *)0)->reserved_168), 5, -1, IBS_F_RESERVED, NULL },
+static const struct ibs_field fields_smp_sm_info[] = {
+	{ "GUID", "SmInfoGuid", 0, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sm_info, GUID), sizeof(((struct ibstruct_smp_sm_info *)0)->GUID), 0, -1, 0, NULL },
+	{ "SMKey", "SmInfoKey", 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sm_info, SMKey), sizeof(((struct ibstruct_smp_sm_info *)0)->SMKey), 1, -1, 0, NULL },
+	{ "actCount", "SmActivity", 128, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_smp_sm_info, actCount), sizeof(((struct ibstruct_smp_sm_info *)0)->actCount), 2, -1, 0, NULL },
+	{ "priority", "SmPriority", 160, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sm_info, priority), sizeof(((struct ibstruct_smp_sm_info *)0)->priority), 3, -1, 0, NULL },
+	{ "SMState", "SmState", 164, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sm_info, SMState), sizeof(((struct ibstruct_smp_sm_info *)0)->SMState), 4, IBSTRUCT_ENUM_SM_STATE, 0, NULL },
+	{ "reserved_168", NULL, 168, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sm_info, reserved_168), sizeof(((struct ibstruct_smp_sm_info *)0)->reserved_168), 5, -1, IBS_F_RESERVED, NULL },
 };
 
-static const struct ibstruct_desc desc_smpsm_info = {
+static const struct ibstruct_desc desc_smp_sm_info = {
 	.name = "SMPSMInfo",
-	.c_name = "smpsm_info",
+	.c_name = "smp_sm_info",
 	.desc = "Subnet manager information",
 	.size = 24,
-	.host_size = sizeof(struct ibstruct_smpsm_info),
+	.host_size = sizeof(struct ibstruct_smp_sm_info),
 	.mgmt_class = 1,
 	.attr_id = 32,
 	.methods = 0x00000006u,
 	.record = 0,
 	.ncm = 6,
-	.fields = fields_smpsm_info,
+	.fields = fields_smp_sm_info,
 	.nfields = 6,
-	.unpack = gen_unpack_smpsm_info,
-	.pack = gen_pack_smpsm_info,
+	.unpack = gen_unpack_smp_sm_info,
+	.pack = gen_pack_smp_sm_info,
 };
 
-IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smpsm_info_desc(void)
+IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_sm_info_desc(void)
 {
-	return &desc_smpsm_info;
+	return &desc_smp_sm_info;
 }
 
 static inline void ibs_unpack_smp_vendor_diag(struct ibstruct_smp_vendor_diag *h, const uint8_t *p)
@@ -6416,41 +6416,41 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_port_info_record_desc(vo
 	return &desc_sa_port_info_record;
 }
 
-static inline void ibs_unpack_sasl_to_vl_mapping_table_record(struct ibstruct_sasl_to_vl_mapping_table_record *h, const uint8_t *p)
+static inline void ibs_unpack_sa_sl2vl_mapping_table_record(struct ibstruct_sa_sl2vl_mapping_table_record *h, const uint8_t *p)
 {
 	h->LID = (uint16_t)ibs_be16(p + 0);
 	h->inputPortNum = (uint8_t)p[2];
 	h->outputPortNum = (uint8_t)p[3];
 	h->reserved_32 = (uint32_t)ibs_be32(p + 4);
-	ibs_unpack_smpsl_to_vl_mapping_table(&h->SLToVLMappingTable, p + 8);
+	ibs_unpack_smp_sl2vl_mapping_table(&h->SLToVLMappingTable, p + 8);
 }
 
-static inline void ibs_pack_sasl_to_vl_mapping_table_record(const struct ibstruct_sasl_to_vl_mapping_table_record *h, uint8_t *p)
+static inline void ibs_pack_sa_sl2vl_mapping_table_record(const struct ibstruct_sa_sl2vl_mapping_table_record *h, uint8_t *p)
 {
 	ibs_put_be16(p + 0, h->LID);
 	p[2] = (uint8_t)(h->inputPortNum);
 	p[3] = (uint8_t)(h->outputPortNum);
 	ibs_put_be32(p + 4, h->reserved_32);
-	ibs_pack_smpsl_to_vl_mapping_table(&h->SLToVLMappingTable, p + 8);
+	ibs_pack_smp_sl2vl_mapping_table(&h->SLToVLMappingTable, p + 8);
 }
 
-static inline int ibs_check_sasl_to_vl_mapping_table_record(const struct ibstruct_sasl_to_vl_mapping_table_record *h)
+static inline int ibs_check_sa_sl2vl_mapping_table_record(const struct ibstruct_sa_sl2vl_mapping_table_record *h)
 {
 	(void)h;
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sasl_to_vl_mapping_table_record_unpack(struct ibstruct_sasl_to_vl_mapping_table_record *h, const void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_sl2vl_mapping_table_record_unpack(struct ibstruct_sa_sl2vl_mapping_table_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
 	if (len < 16)
 		return -EMSGSIZE;
-	ibs_unpack_sasl_to_vl_mapping_table_record(h, (const uint8_t *)buf);
+	ibs_unpack_sa_sl2vl_mapping_table_record(h, (const uint8_t *)buf);
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sasl_to_vl_mapping_table_record_pack(const struct ibstruct_sasl_to_vl_mapping_table_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_sl2vl_mapping_table_record_pack(const struct ibstruct_sa_sl2vl_mapping_table_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -6458,52 +6458,52 @@ IBSTRUCT_EXPORT int ibstruct_sasl_to_vl_mapping_table_record_pack(const struct i
 		return -EINVAL;
 	if (len < 16)
 		return -EMSGSIZE;
-	rc = ibs_check_sasl_to_vl_mapping_table_record(h);
+	rc = ibs_check_sa_sl2vl_mapping_table_record(h);
 	if (rc)
 		return rc;
 	memset(buf, 0, 16);
-	ibs_pack_sasl_to_vl_mapping_table_record(h, (uint8_t *)buf);
+	ibs_pack_sa_sl2vl_mapping_table_record(h, (uint8_t *)buf);
 	return 0;
 }
 
-static int gen_unpack_sasl_to_vl_mapping_table_record(void *h, const void *buf, size_t len)
+static int gen_unpack_sa_sl2vl_mapping_table_record(void *h, const void *buf, size_t len)
 {
-	return ibstruct_sasl_to_vl_mapping_table_record_unpack((struct ibstruct_sasl_to_vl_mapping_table_record *)h, buf, len);
+	return ibstruct_sa_sl2vl_mapping_table_record_unpack((struct ibstruct_sa_sl2vl_mapping_table_record *)h, buf, len);
 }
 
-static int gen_pack_sasl_to_vl_mapping_table_record(const void *h, void *buf, size_t len)
+static int gen_pack_sa_sl2vl_mapping_table_record(const void *h, void *buf, size_t len)
 {
-	return ibstruct_sasl_to_vl_mapping_table_record_pack((const struct ibstruct_sasl_to_vl_mapping_table_record *)h, buf, len);
+	return ibstruct_sa_sl2vl_mapping_table_record_pack((const struct ibstruct_sa_sl2vl_mapping_table_record *)h, buf, len);
 }
 
-static const struct ibs_field fields_sasl_to_vl_mapping_table_record[] = {
-	{ "LID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sasl_to_vl_mapping_table_record, LID), sizeof(((struct ibstruct_sasl_to_vl_mapping_table_record *)0)->LID), 0, -1, 0, NULL },
-	{ "inputPortNum", NULL, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sasl_to_vl_mapping_table_record, inputPortNum), sizeof(((struct ibstruct_sasl_to_vl_mapping_table_record *)0)->inputPortNum), 1, -1, 0, NULL },
-	{ "outputPortNum", NULL, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sasl_to_vl_mapping_table_record, outputPortNum), sizeof(((struct ibstruct_sasl_to_vl_mapping_table_record *)0)->outputPortNum), 2, -1, 0, NULL },
-	{ "reserved_32", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sasl_to_vl_mapping_table_record, reserved_32), sizeof(((struct ibstruct_sasl_to_vl_mapping_table_record *)0)->reserved_32), 3, -1, IBS_F_RESERVED, NULL },
-	{ "SLToVLMappingTable", NULL, 64, 64, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sasl_to_vl_mapping_table_record, SLToVLMappingTable), sizeof(((struct ibstruct_sasl_to_vl_mapping_table_record *)0)->SLToVLMappingTable), 4, -1, 0, &desc_smpsl_to_vl_mapping_table },
+static const struct ibs_field fields_sa_sl2vl_mapping_table_record[] = {
+	{ "LID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, LID), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->LID), 0, -1, 0, NULL },
+	{ "inputPortNum", NULL, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, inputPortNum), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->inputPortNum), 1, -1, 0, NULL },
+	{ "outputPortNum", NULL, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, outputPortNum), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->outputPortNum), 2, -1, 0, NULL },
+	{ "reserved_32", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, reserved_32), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->reserved_32), 3, -1, IBS_F_RESERVED, NULL },
+	{ "SLToVLMappingTable", NULL, 64, 64, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, SLToVLMappingTable), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->SLToVLMappingTable), 4, -1, 0, &desc_smp_sl2vl_mapping_table },
 };
 
-static const struct ibstruct_desc desc_sasl_to_vl_mapping_table_record = {
+static const struct ibstruct_desc desc_sa_sl2vl_mapping_table_record = {
 	.name = "SASLToVLMappingTableRecord",
-	.c_name = "sasl_to_vl_mapping_table_record",
+	.c_name = "sa_sl2vl_mapping_table_record",
 	.desc = "Container for SLtoVLMappingTable entry",
 	.size = 16,
-	.host_size = sizeof(struct ibstruct_sasl_to_vl_mapping_table_record),
+	.host_size = sizeof(struct ibstruct_sa_sl2vl_mapping_table_record),
 	.mgmt_class = 3,
 	.attr_id = 19,
 	.methods = 0x00040002u,
 	.record = 1,
 	.ncm = 5,
-	.fields = fields_sasl_to_vl_mapping_table_record,
+	.fields = fields_sa_sl2vl_mapping_table_record,
 	.nfields = 5,
-	.unpack = gen_unpack_sasl_to_vl_mapping_table_record,
-	.pack = gen_pack_sasl_to_vl_mapping_table_record,
+	.unpack = gen_unpack_sa_sl2vl_mapping_table_record,
+	.pack = gen_pack_sa_sl2vl_mapping_table_record,
 };
 
-IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sasl_to_vl_mapping_table_record_desc(void)
+IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_sl2vl_mapping_table_record_desc(void)
 {
-	return &desc_sasl_to_vl_mapping_table_record;
+	return &desc_sa_sl2vl_mapping_table_record;
 }
 
 static inline void ibs_unpack_sa_switch_info_record(struct ibstruct_sa_switch_info_record *h, const uint8_t *p)
@@ -6864,41 +6864,41 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_multicast_forwarding_tab
 	return &desc_sa_multicast_forwarding_table_record;
 }
 
-static inline void ibs_unpack_savl_arbitration_table_record(struct ibstruct_savl_arbitration_table_record *h, const uint8_t *p)
+static inline void ibs_unpack_sa_vlarb_table_record(struct ibstruct_sa_vlarb_table_record *h, const uint8_t *p)
 {
 	h->LID = (uint16_t)ibs_be16(p + 0);
 	h->outputPortNum = (uint8_t)p[2];
 	h->blockNum = (uint8_t)p[3];
 	h->reserved_32 = (uint32_t)ibs_be32(p + 4);
-	ibs_unpack_smpvl_arbitration_table(&h->VLArbitrationTable, p + 8);
+	ibs_unpack_smp_vlarb_table(&h->VLArbitrationTable, p + 8);
 }
 
-static inline void ibs_pack_savl_arbitration_table_record(const struct ibstruct_savl_arbitration_table_record *h, uint8_t *p)
+static inline void ibs_pack_sa_vlarb_table_record(const struct ibstruct_sa_vlarb_table_record *h, uint8_t *p)
 {
 	ibs_put_be16(p + 0, h->LID);
 	p[2] = (uint8_t)(h->outputPortNum);
 	p[3] = (uint8_t)(h->blockNum);
 	ibs_put_be32(p + 4, h->reserved_32);
-	ibs_pack_smpvl_arbitration_table(&h->VLArbitrationTable, p + 8);
+	ibs_pack_smp_vlarb_table(&h->VLArbitrationTable, p + 8);
 }
 
-static inline int ibs_check_savl_arbitration_table_record(const struct ibstruct_savl_arbitration_table_record *h)
+static inline int ibs_check_sa_vlarb_table_record(const struct ibstruct_sa_vlarb_table_record *h)
 {
 	(void)h;
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_savl_arbitration_table_record_unpack(struct ibstruct_savl_arbitration_table_record *h, const void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_vlarb_table_record_unpack(struct ibstruct_sa_vlarb_table_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
 	if (len < 72)
 		return -EMSGSIZE;
-	ibs_unpack_savl_arbitration_table_record(h, (const uint8_t *)buf);
+	ibs_unpack_sa_vlarb_table_record(h, (const uint8_t *)buf);
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_savl_arbitration_table_record_pack(const struct ibstruct_savl_arbitration_table_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_vlarb_table_record_pack(const struct ibstruct_sa_vlarb_table_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -6906,86 +6906,86 @@ IBSTRUCT_EXPORT int ibstruct_savl_arbitration_table_record_pack(const struct ibs
 		return -EINVAL;
 	if (len < 72)
 		return -EMSGSIZE;
-	rc = ibs_check_savl_arbitration_table_record(h);
+	rc = ibs_check_sa_vlarb_table_record(h);
 	if (rc)
 		return rc;
 	memset(buf, 0, 72);
-	ibs_pack_savl_arbitration_table_record(h, (uint8_t *)buf);
+	ibs_pack_sa_vlarb_table_record(h, (uint8_t *)buf);
 	return 0;
 }
 
-static int gen_unpack_savl_arbitration_table_record(void *h, const void *buf, size_t len)
+static int gen_unpack_sa_vlarb_table_record(void *h, const void *buf, size_t len)
 {
-	return ibstruct_savl_arbitration_table_record_unpack((struct ibstruct_savl_arbitration_table_record *)h, buf, len);
+	return ibstruct_sa_vlarb_table_record_unpack((struct ibstruct_sa_vlarb_table_record *)h, buf, len);
 }
 
-static int gen_pack_savl_arbitration_table_record(const void *h, void *buf, size_t len)
+static int gen_pack_sa_vlarb_table_record(const void *h, void *buf, size_t len)
 {
-	return ibstruct_savl_arbitration_table_record_pack((const struct ibstruct_savl_arbitration_table_record *)h, buf, len);
+	return ibstruct_sa_vlarb_table_record_pack((const struct ibstruct_sa_vlarb_table_record *)h, buf, len);
 }
 
-static const struct ibs_field fields_savl_arbitration_table_record[] = {
-	{ "LID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_savl_arbitration_table_record, LID), sizeof(((struct ibstruct_savl_arbitration_table_record *)0)->LID), 0, -1, 0, NULL },
-	{ "outputPortNum", NULL, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_savl_arbitration_table_record, outputPortNum), sizeof(((struct ibstruct_savl_arbitration_table_record *)0)->outputPortNum), 1, -1, 0, NULL },
-	{ "blockNum", NULL, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_savl_arbitration_table_record, blockNum), sizeof(((struct ibstruct_savl_arbitration_table_record *)0)->blockNum), 2, -1, 0, NULL },
-	{ "reserved_32", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_savl_arbitration_table_record, reserved_32), sizeof(((struct ibstruct_savl_arbitration_table_record *)0)->reserved_32), 3, -1, IBS_F_RESERVED, NULL },
-	{ "VLArbitrationTable", NULL, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_savl_arbitration_table_record, VLArbitrationTable), sizeof(((struct ibstruct_savl_arbitration_table_record *)0)->VLArbitrationTable), 4, -1, 0, &desc_smpvl_arbitration_table },
+static const struct ibs_field fields_sa_vlarb_table_record[] = {
+	{ "LID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_vlarb_table_record, LID), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->LID), 0, -1, 0, NULL },
+	{ "outputPortNum", NULL, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_vlarb_table_record, outputPortNum), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->outputPortNum), 1, -1, 0, NULL },
+	{ "blockNum", NULL, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_vlarb_table_record, blockNum), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->blockNum), 2, -1, 0, NULL },
+	{ "reserved_32", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_vlarb_table_record, reserved_32), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->reserved_32), 3, -1, IBS_F_RESERVED, NULL },
+	{ "VLArbitrationTable", NULL, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_vlarb_table_record, VLArbitrationTable), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->VLArbitrationTable), 4, -1, 0, &desc_smp_vlarb_table },
 };
 
-static const struct ibstruct_desc desc_savl_arbitration_table_record = {
+static const struct ibstruct_desc desc_sa_vlarb_table_record = {
 	.name = "SAVLArbitrationTableRecord",
-	.c_name = "savl_arbitration_table_record",
+	.c_name = "sa_vlarb_table_record",
 	.desc = "Container for VLArbitrationTable entry",
 	.size = 72,
-	.host_size = sizeof(struct ibstruct_savl_arbitration_table_record),
+	.host_size = sizeof(struct ibstruct_sa_vlarb_table_record),
 	.mgmt_class = 3,
 	.attr_id = 54,
 	.methods = 0x00040002u,
 	.record = 1,
 	.ncm = 5,
-	.fields = fields_savl_arbitration_table_record,
+	.fields = fields_sa_vlarb_table_record,
 	.nfields = 5,
-	.unpack = gen_unpack_savl_arbitration_table_record,
-	.pack = gen_pack_savl_arbitration_table_record,
+	.unpack = gen_unpack_sa_vlarb_table_record,
+	.pack = gen_pack_sa_vlarb_table_record,
 };
 
-IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_savl_arbitration_table_record_desc(void)
+IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_vlarb_table_record_desc(void)
 {
-	return &desc_savl_arbitration_table_record;
+	return &desc_sa_vlarb_table_record;
 }
 
-static inline void ibs_unpack_sasm_info_record(struct ibstruct_sasm_info_record *h, const uint8_t *p)
+static inline void ibs_unpack_sa_sm_info_record(struct ibstruct_sa_sm_info_record *h, const uint8_t *p)
 {
 	h->LID = (uint16_t)ibs_be16(p + 0);
 	h->reserved_16 = (uint16_t)ibs_be16(p + 2);
-	ibs_unpack_smpsm_info(&h->SMInfo, p + 4);
+	ibs_unpack_smp_sm_info(&h->SMInfo, p + 4);
 }
 
-static inline void ibs_pack_sasm_info_record(const struct ibstruct_sasm_info_record *h, uint8_t *p)
+static inline void ibs_pack_sa_sm_info_record(const struct ibstruct_sa_sm_info_record *h, uint8_t *p)
 {
 	ibs_put_be16(p + 0, h->LID);
 	ibs_put_be16(p + 2, h->reserved_16);
-	ibs_pack_smpsm_info(&h->SMInfo, p + 4);
+	ibs_pack_smp_sm_info(&h->SMInfo, p + 4);
 }
 
-static inline int ibs_check_sasm_info_record(const struct ibstruct_sasm_info_record *h)
+static inline int ibs_check_sa_sm_info_record(const struct ibstruct_sa_sm_info_record *h)
 {
-	if (ibs_check_smpsm_info(&h->SMInfo))
+	if (ibs_check_smp_sm_info(&h->SMInfo))
 		return -ERANGE;
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sasm_info_record_unpack(struct ibstruct_sasm_info_record *h, const void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_sm_info_record_unpack(struct ibstruct_sa_sm_info_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
 	if (len < 28)
 		return -EMSGSIZE;
-	ibs_unpack_sasm_info_record(h, (const uint8_t *)buf);
+	ibs_unpack_sa_sm_info_record(h, (const uint8_t *)buf);
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sasm_info_record_pack(const struct ibstruct_sasm_info_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_sm_info_record_pack(const struct ibstruct_sa_sm_info_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -6993,88 +6993,88 @@ IBSTRUCT_EXPORT int ibstruct_sasm_info_record_pack(const struct ibstruct_sasm_in
 		return -EINVAL;
 	if (len < 28)
 		return -EMSGSIZE;
-	rc = ibs_check_sasm_info_record(h);
+	rc = ibs_check_sa_sm_info_record(h);
 	if (rc)
 		return rc;
 	memset(buf, 0, 28);
-	ibs_pack_sasm_info_record(h, (uint8_t *)buf);
+	ibs_pack_sa_sm_info_record(h, (uint8_t *)buf);
 	return 0;
 }
 
-static int gen_unpack_sasm_info_record(void *h, const void *buf, size_t len)
+static int gen_unpack_sa_sm_info_record(void *h, const void *buf, size_t len)
 {
-	return ibstruct_sasm_info_record_unpack((struct ibstruct_sasm_info_record *)h, buf, len);
+	return ibstruct_sa_sm_info_record_unpack((struct ibstruct_sa_sm_info_record *)h, buf, len);
 }
 
-static int gen_pack_sasm_info_record(const void *h, void *buf, size_t len)
+static int gen_pack_sa_sm_info_record(const void *h, void *buf, size_t len)
 {
-	return ibstruct_sasm_info_record_pack((const struct ibstruct_sasm_info_record *)h, buf, len);
+	return ibstruct_sa_sm_info_record_pack((const struct ibstruct_sa_sm_info_record *)h, buf, len);
 }
 
-static const struct ibs_field fields_sasm_info_record[] = {
-	{ "LID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sasm_info_record, LID), sizeof(((struct ibstruct_sasm_info_record *)0)->LID), 0, -1, 0, NULL },
-	{ "reserved_16", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sasm_info_record, reserved_16), sizeof(((struct ibstruct_sasm_info_record *)0)->reserved_16), 1, -1, IBS_F_RESERVED, NULL },
-	{ "SMInfo", NULL, 32, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sasm_info_record, SMInfo), sizeof(((struct ibstruct_sasm_info_record *)0)->SMInfo), 2, -1, 0, &desc_smpsm_info },
+static const struct ibs_field fields_sa_sm_info_record[] = {
+	{ "LID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sm_info_record, LID), sizeof(((struct ibstruct_sa_sm_info_record *)0)->LID), 0, -1, 0, NULL },
+	{ "reserved_16", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sm_info_record, reserved_16), sizeof(((struct ibstruct_sa_sm_info_record *)0)->reserved_16), 1, -1, IBS_F_RESERVED, NULL },
+	{ "SMInfo", NULL, 32, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sm_info_record, SMInfo), sizeof(((struct ibstruct_sa_sm_info_record *)0)->SMInfo), 2, -1, 0, &desc_smp_sm_info },
 };
 
-static const struct ibstruct_desc desc_sasm_info_record = {
+static const struct ibstruct_desc desc_sa_sm_info_record = {
 	.name = "SASMInfoRecord",
-	.c_name = "sasm_info_record",
+	.c_name = "sa_sm_info_record",
 	.desc = "Container for SMInfo",
 	.size = 28,
-	.host_size = sizeof(struct ibstruct_sasm_info_record),
+	.host_size = sizeof(struct ibstruct_sa_sm_info_record),
 	.mgmt_class = 3,
 	.attr_id = 24,
 	.methods = 0x00040002u,
 	.record = 1,
 	.ncm = 8,
-	.fields = fields_sasm_info_record,
+	.fields = fields_sa_sm_info_record,
 	.nfields = 3,
-	.unpack = gen_unpack_sasm_info_record,
-	.pack = gen_pack_sasm_info_record,
+	.unpack = gen_unpack_sa_sm_info_record,
+	.pack = gen_pack_sa_sm_info_record,
 };
 
-IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sasm_info_record_desc(void)
+IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_sm_info_record_desc(void)
 {
-	return &desc_sasm_info_record;
+	return &desc_sa_sm_info_record;
 }
 
-static inline void ibs_unpack_sap_key_table_record(struct ibstruct_sap_key_table_record *h, const uint8_t *p)
+static inline void ibs_unpack_sa_pkey_table_record(struct ibstruct_sa_pkey_table_record *h, const uint8_t *p)
 {
 	h->LID = (uint16_t)ibs_be16(p + 0);
 	h->blockNum = (uint16_t)ibs_be16(p + 2);
 	h->portNum = (uint8_t)p[4];
 	h->reserved_40 = (uint32_t)((ibs_be32(p + 5) >> 8) & 0xffffffu);
-	ibs_unpack_smpp_key_table(&h->PKeyTable, p + 8);
+	ibs_unpack_smp_pkey_table(&h->PKeyTable, p + 8);
 }
 
-static inline void ibs_pack_sap_key_table_record(const struct ibstruct_sap_key_table_record *h, uint8_t *p)
+static inline void ibs_pack_sa_pkey_table_record(const struct ibstruct_sa_pkey_table_record *h, uint8_t *p)
 {
 	ibs_put_be16(p + 0, h->LID);
 	ibs_put_be16(p + 2, h->blockNum);
 	p[4] = (uint8_t)(h->portNum);
 	ibs_orbits(p + 5, 3, 0, 24, h->reserved_40);
-	ibs_pack_smpp_key_table(&h->PKeyTable, p + 8);
+	ibs_pack_smp_pkey_table(&h->PKeyTable, p + 8);
 }
 
-static inline int ibs_check_sap_key_table_record(const struct ibstruct_sap_key_table_record *h)
+static inline int ibs_check_sa_pkey_table_record(const struct ibstruct_sa_pkey_table_record *h)
 {
 	if ((uint64_t)h->reserved_40 >> 24)
 		return -ERANGE;
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sap_key_table_record_unpack(struct ibstruct_sap_key_table_record *h, const void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_pkey_table_record_unpack(struct ibstruct_sa_pkey_table_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
 	if (len < 72)
 		return -EMSGSIZE;
-	ibs_unpack_sap_key_table_record(h, (const uint8_t *)buf);
+	ibs_unpack_sa_pkey_table_record(h, (const uint8_t *)buf);
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sap_key_table_record_pack(const struct ibstruct_sap_key_table_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_pkey_table_record_pack(const struct ibstruct_sa_pkey_table_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -7082,52 +7082,52 @@ IBSTRUCT_EXPORT int ibstruct_sap_key_table_record_pack(const struct ibstruct_sap
 		return -EINVAL;
 	if (len < 72)
 		return -EMSGSIZE;
-	rc = ibs_check_sap_key_table_record(h);
+	rc = ibs_check_sa_pkey_table_record(h);
 	if (rc)
 		return rc;
 	memset(buf, 0, 72);
-	ibs_pack_sap_key_table_record(h, (uint8_t *)buf);
+	ibs_pack_sa_pkey_table_record(h, (uint8_t *)buf);
 	return 0;
 }
 
-static int gen_unpack_sap_key_table_record(void *h, const void *buf, size_t len)
+static int gen_unpack_sa_pkey_table_record(void *h, const void *buf, size_t len)
 {
-	return ibstruct_sap_key_table_record_unpack((struct ibstruct_sap_key_table_record *)h, buf, len);
+	return ibstruct_sa_pkey_table_record_unpack((struct ibstruct_sa_pkey_table_record *)h, buf, len);
 }
 
-static int gen_pack_sap_key_table_record(const void *h, void *buf, size_t len)
+static int gen_pack_sa_pkey_table_record(const void *h, void *buf, size_t len)
 {
-	return ibstruct_sap_key_table_record_pack((const struct ibstruct_sap_key_table_record *)h, buf, len);
+	return ibstruct_sa_pkey_table_record_pack((const struct ibstruct_sa_pkey_table_record *)h, buf, len);
 }
 
-static const struct ibs_field fields_sap_key_table_record[] = {
-	{ "LID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sap_key_table_record, LID), sizeof(((struct ibstruct_sap_key_table_record *)0)->LID), 0, -1, 0, NULL },
-	{ "blockNum", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sap_key_table_record, blockNum), sizeof(((struct ibstruct_sap_key_table_record *)0)->blockNum), 1, -1, 0, NULL },
-	{ "portNum", NULL, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sap_key_table_record, portNum), sizeof(((struct ibstruct_sap_key_table_record *)0)->portNum), 2, -1, 0, NULL },
-	{ "reserved_40", NULL, 40, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sap_key_table_record, reserved_40), sizeof(((struct ibstruct_sap_key_table_record *)0)->reserved_40), 3, -1, IBS_F_RESERVED, NULL },
-	{ "PKeyTable", NULL, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sap_key_table_record, PKeyTable), sizeof(((struct ibstruct_sap_key_table_record *)0)->PKeyTable), 4, -1, 0, &desc_smpp_key_table },
+static const struct ibs_field fields_sa_pkey_table_record[] = {
+	{ "LID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_pkey_table_record, LID), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->LID), 0, -1, 0, NULL },
+	{ "blockNum", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_pkey_table_record, blockNum), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->blockNum), 1, -1, 0, NULL },
+	{ "portNum", NULL, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_pkey_table_record, portNum), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->portNum), 2, -1, 0, NULL },
+	{ "reserved_40", NULL, 40, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_pkey_table_record, reserved_40), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->reserved_40), 3, -1, IBS_F_RESERVED, NULL },
+	{ "PKeyTable", NULL, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_pkey_table_record, PKeyTable), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->PKeyTable), 4, -1, 0, &desc_smp_pkey_table },
 };
 
-static const struct ibstruct_desc desc_sap_key_table_record = {
+static const struct ibstruct_desc desc_sa_pkey_table_record = {
 	.name = "SAPKeyTableRecord",
-	.c_name = "sap_key_table_record",
+	.c_name = "sa_pkey_table_record",
 	.desc = "Container for P_Key Table",
 	.size = 72,
-	.host_size = sizeof(struct ibstruct_sap_key_table_record),
+	.host_size = sizeof(struct ibstruct_sa_pkey_table_record),
 	.mgmt_class = 3,
 	.attr_id = 51,
 	.methods = 0x00040002u,
 	.record = 1,
 	.ncm = 36,
-	.fields = fields_sap_key_table_record,
+	.fields = fields_sa_pkey_table_record,
 	.nfields = 5,
-	.unpack = gen_unpack_sap_key_table_record,
-	.pack = gen_pack_sap_key_table_record,
+	.unpack = gen_unpack_sa_pkey_table_record,
+	.pack = gen_pack_sa_pkey_table_record,
 };
 
-IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sap_key_table_record_desc(void)
+IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_pkey_table_record_desc(void)
 {
-	return &desc_sap_key_table_record;
+	return &desc_sa_pkey_table_record;
 }
 
 static inline void ibs_unpack_sa_inform_info_record(struct ibstruct_sa_inform_info_record *h, const uint8_t *p)
@@ -7314,41 +7314,41 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_link_record_desc(void)
 	return &desc_sa_link_record;
 }
 
-static inline void ibs_unpack_saguid_info_record(struct ibstruct_saguid_info_record *h, const uint8_t *p)
+static inline void ibs_unpack_sa_guid_info_record(struct ibstruct_sa_guid_info_record *h, const uint8_t *p)
 {
 	h->LID = (uint16_t)ibs_be16(p + 0);
 	h->blockNum = (uint8_t)p[2];
 	h->reserved_24 = (uint8_t)p[3];
 	h->reserved_32 = (uint32_t)ibs_be32(p + 4);
-	ibs_unpack_smpguid_info(&h->GUIDInfo, p + 8);
+	ibs_unpack_smp_guid_info(&h->GUIDInfo, p + 8);
 }
 
-static inline void ibs_pack_saguid_info_record(const struct ibstruct_saguid_info_record *h, uint8_t *p)
+static inline void ibs_pack_sa_guid_info_record(const struct ibstruct_sa_guid_info_record *h, uint8_t *p)
 {
 	ibs_put_be16(p + 0, h->LID);
 	p[2] = (uint8_t)(h->blockNum);
 	p[3] = (uint8_t)(h->reserved_24);
 	ibs_put_be32(p + 4, h->reserved_32);
-	ibs_pack_smpguid_info(&h->GUIDInfo, p + 8);
+	ibs_pack_smp_guid_info(&h->GUIDInfo, p + 8);
 }
 
-static inline int ibs_check_saguid_info_record(const struct ibstruct_saguid_info_record *h)
+static inline int ibs_check_sa_guid_info_record(const struct ibstruct_sa_guid_info_record *h)
 {
 	(void)h;
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_saguid_info_record_unpack(struct ibstruct_saguid_info_record *h, const void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_guid_info_record_unpack(struct ibstruct_sa_guid_info_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
 	if (len < 72)
 		return -EMSGSIZE;
-	ibs_unpack_saguid_info_record(h, (const uint8_t *)buf);
+	ibs_unpack_sa_guid_info_record(h, (const uint8_t *)buf);
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_saguid_info_record_pack(const struct ibstruct_saguid_info_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_guid_info_record_pack(const struct ibstruct_sa_guid_info_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -7356,52 +7356,52 @@ IBSTRUCT_EXPORT int ibstruct_saguid_info_record_pack(const struct ibstruct_sagui
 		return -EINVAL;
 	if (len < 72)
 		return -EMSGSIZE;
-	rc = ibs_check_saguid_info_record(h);
+	rc = ibs_check_sa_guid_info_record(h);
 	if (rc)
 		return rc;
 	memset(buf, 0, 72);
-	ibs_pack_saguid_info_record(h, (uint8_t *)buf);
+	ibs_pack_sa_guid_info_record(h, (uint8_t *)buf);
 	return 0;
 }
 
-static int gen_unpack_saguid_info_record(void *h, const void *buf, size_t len)
+static int gen_unpack_sa_guid_info_record(void *h, const void *buf, size_t len)
 {
-	return ibstruct_saguid_info_record_unpack((struct ibstruct_saguid_info_record *)h, buf, len);
+	return ibstruct_sa_guid_info_record_unpack((struct ibstruct_sa_guid_info_record *)h, buf, len);
 }
 
-static int gen_pack_saguid_info_record(const void *h, void *buf, size_t len)
+static int gen_pack_sa_guid_info_record(const void *h, void *buf, size_t len)
 {
-	return ibstruct_saguid_info_record_pack((const struct ibstruct_saguid_info_record *)h, buf, len);
+	return ibstruct_sa_guid_info_record_pack((const struct ibstruct_sa_guid_info_record *)h, buf, len);
 }
 
-static const struct ibs_field fields_saguid_info_record[] = {
-	{ "LID", "Lid", 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_saguid_info_record, LID), sizeof(((struct ibstruct_saguid_info_record *)0)->LID), 0, -1, 0, NULL },
-	{ "blockNum", "BlockNum", 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_saguid_info_record, blockNum), sizeof(((struct ibstruct_saguid_info_record *)0)->blockNum), 1, -1, 0, NULL },
-	{ "reserved_24", NULL, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_saguid_info_record, reserved_24), sizeof(((struct ibstruct_saguid_info_record *)0)->reserved_24), 2, -1, IBS_F_RESERVED, NULL },
-	{ "reserved_32", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_saguid_info_record, reserved_32), sizeof(((struct ibstruct_saguid_info_record *)0)->reserved_32), 3, -1, IBS_F_RESERVED, NULL },
-	{ "GUIDInfo", NULL, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_saguid_info_record, GUIDInfo), sizeof(((struct ibstruct_saguid_info_record *)0)->GUIDInfo), 4, -1, 0, &desc_smpguid_info },
+static const struct ibs_field fields_sa_guid_info_record[] = {
+	{ "LID", "Lid", 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_guid_info_record, LID), sizeof(((struct ibstruct_sa_guid_info_record *)0)->LID), 0, -1, 0, NULL },
+	{ "blockNum", "BlockNum", 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_guid_info_record, blockNum), sizeof(((struct ibstruct_sa_guid_info_record *)0)->blockNum), 1, -1, 0, NULL },
+	{ "reserved_24", NULL, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_guid_info_record, reserved_24), sizeof(((struct ibstruct_sa_guid_info_record *)0)->reserved_24), 2, -1, IBS_F_RESERVED, NULL },
+	{ "reserved_32", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_guid_info_record, reserved_32), sizeof(((struct ibstruct_sa_guid_info_record *)0)->reserved_32), 3, -1, IBS_F_RESERVED, NULL },
+	{ "GUIDInfo", NULL, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_guid_info_record, GUIDInfo), sizeof(((struct ibstruct_sa_guid_info_record *)0)->GUIDInfo), 4, -1, 0, &desc_smp_guid_info },
 };
 
-static const struct ibstruct_desc desc_saguid_info_record = {
+static const struct ibstruct_desc desc_sa_guid_info_record = {
 	.name = "SAGUIDInfoRecord",
-	.c_name = "saguid_info_record",
+	.c_name = "sa_guid_info_record",
 	.desc = "Container for port GUIDInfo",
 	.size = 72,
-	.host_size = sizeof(struct ibstruct_saguid_info_record),
+	.host_size = sizeof(struct ibstruct_sa_guid_info_record),
 	.mgmt_class = 3,
 	.attr_id = 48,
 	.methods = 0x00240006u,
 	.record = 1,
 	.ncm = 12,
-	.fields = fields_saguid_info_record,
+	.fields = fields_sa_guid_info_record,
 	.nfields = 5,
-	.unpack = gen_unpack_saguid_info_record,
-	.pack = gen_pack_saguid_info_record,
+	.unpack = gen_unpack_sa_guid_info_record,
+	.pack = gen_pack_sa_guid_info_record,
 };
 
-IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_saguid_info_record_desc(void)
+IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_guid_info_record_desc(void)
 {
-	return &desc_saguid_info_record;
+	return &desc_sa_guid_info_record;
 }
 
 static inline void ibs_unpack_sa_service_record(struct ibstruct_sa_service_record *h, const uint8_t *p)
@@ -7873,7 +7873,7 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_path_record_desc(void)
 	return &desc_sa_path_record;
 }
 
-static inline void ibs_unpack_samc_member_record(struct ibstruct_samc_member_record *h, const uint8_t *p)
+static inline void ibs_unpack_sa_mcmember_record(struct ibstruct_sa_mcmember_record *h, const uint8_t *p)
 {
 	memcpy(h->MGID.raw, p + 0, 16);
 	memcpy(h->portGID.raw, p + 16, 16);
@@ -7896,7 +7896,7 @@ static inline void ibs_unpack_samc_member_record(struct ibstruct_samc_member_rec
 	h->reserved_393 = (uint32_t)ibs_getbits(p + 49, 3, 0, 23);
 }
 
-static inline void ibs_pack_samc_member_record(const struct ibstruct_samc_member_record *h, uint8_t *p)
+static inline void ibs_pack_sa_mcmember_record(const struct ibstruct_sa_mcmember_record *h, uint8_t *p)
 {
 	memcpy(p + 0, h->MGID.raw, 16);
 	memcpy(p + 16, h->portGID.raw, 16);
@@ -7919,7 +7919,7 @@ static inline void ibs_pack_samc_member_record(const struct ibstruct_samc_member
 	ibs_orbits(p + 49, 3, 0, 23, h->reserved_393);
 }
 
-static inline int ibs_check_samc_member_record(const struct ibstruct_samc_member_record *h)
+static inline int ibs_check_sa_mcmember_record(const struct ibstruct_sa_mcmember_record *h)
 {
 	if ((uint64_t)h->MTUSelector >> 2)
 		return -ERANGE;
@@ -7948,17 +7948,17 @@ static inline int ibs_check_samc_member_record(const struct ibstruct_samc_member
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_samc_member_record_unpack(struct ibstruct_samc_member_record *h, const void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_mcmember_record_unpack(struct ibstruct_sa_mcmember_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
 	if (len < 52)
 		return -EMSGSIZE;
-	ibs_unpack_samc_member_record(h, (const uint8_t *)buf);
+	ibs_unpack_sa_mcmember_record(h, (const uint8_t *)buf);
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_samc_member_record_pack(const struct ibstruct_samc_member_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_mcmember_record_pack(const struct ibstruct_sa_mcmember_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -7966,66 +7966,66 @@ IBSTRUCT_EXPORT int ibstruct_samc_member_record_pack(const struct ibstruct_samc_
 		return -EINVAL;
 	if (len < 52)
 		return -EMSGSIZE;
-	rc = ibs_check_samc_member_record(h);
+	rc = ibs_check_sa_mcmember_record(h);
 	if (rc)
 		return rc;
 	memset(buf, 0, 52);
-	ibs_pack_samc_member_record(h, (uint8_t *)buf);
+	ibs_pack_sa_mcmember_record(h, (uint8_t *)buf);
 	return 0;
 }
 
-static int gen_unpack_samc_member_record(void *h, const void *buf, size_t len)
+static int gen_unpack_sa_mcmember_record(void *h, const void *buf, size_t len)
 {
-	return ibstruct_samc_member_record_unpack((struct ibstruct_samc_member_record *)h, buf, len);
+	return ibstruct_sa_mcmember_record_unpack((struct ibstruct_sa_mcmember_record *)h, buf, len);
 }
 
-static int gen_pack_samc_member_record(const void *h, void *buf, size_t len)
+static int gen_pack_sa_mcmember_record(const void *h, void *buf, size_t len)
 {
-	return ibstruct_samc_member_record_pack((const struct ibstruct_samc_member_record *)h, buf, len);
+	return ibstruct_sa_mcmember_record_pack((const struct ibstruct_sa_mcmember_record *)h, buf, len);
 }
 
-static const struct ibs_field fields_samc_member_record[] = {
-	{ "MGID", "McastMemMGid", 0, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_samc_member_record, MGID), sizeof(((struct ibstruct_samc_member_record *)0)->MGID), 0, -1, 0, NULL },
-	{ "portGID", "McastMemPortGid", 128, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_samc_member_record, portGID), sizeof(((struct ibstruct_samc_member_record *)0)->portGID), 1, -1, 0, NULL },
-	{ "QKey", "McastMemQkey", 256, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_samc_member_record, QKey), sizeof(((struct ibstruct_samc_member_record *)0)->QKey), 2, -1, 0, NULL },
-	{ "MLID", "McastMemMLid", 288, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_samc_member_record, MLID), sizeof(((struct ibstruct_samc_member_record *)0)->MLID), 3, -1, 0, NULL },
-	{ "MTUSelector", NULL, 304, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_samc_member_record, MTUSelector), sizeof(((struct ibstruct_samc_member_record *)0)->MTUSelector), 4, IBSTRUCT_ENUM_SELECTOR, 0, NULL },
-	{ "MTU", "McastMemMTU", 306, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_samc_member_record, MTU), sizeof(((struct ibstruct_samc_member_record *)0)->MTU), 5, IBSTRUCT_ENUM_MTU, 0, NULL },
-	{ "TClass", "McastMemTClass", 312, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_samc_member_record, TClass), sizeof(((struct ibstruct_samc_member_record *)0)->TClass), 6, -1, 0, NULL },
-	{ "PKey", "McastMemPkey", 320, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_samc_member_record, PKey), sizeof(((struct ibstruct_samc_member_record *)0)->PKey), 7, -1, 0, NULL },
-	{ "rateSelector", NULL, 336, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_samc_member_record, rateSelector), sizeof(((struct ibstruct_samc_member_record *)0)->rateSelector), 8, IBSTRUCT_ENUM_SELECTOR, 0, NULL },
-	{ "rate", "McastMemRate", 338, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_samc_member_record, rate), sizeof(((struct ibstruct_samc_member_record *)0)->rate), 9, IBSTRUCT_ENUM_RATE, 0, NULL },
-	{ "packetLifeTimeSelector", NULL, 344, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_samc_member_record, packetLifeTimeSelector), sizeof(((struct ibstruct_samc_member_record *)0)->packetLifeTimeSelector), 10, IBSTRUCT_ENUM_SELECTOR, 0, NULL },
-	{ "packetLifeTime", NULL, 346, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_samc_member_record, packetLifeTime), sizeof(((struct ibstruct_samc_member_record *)0)->packetLifeTime), 11, -1, 0, NULL },
-	{ "SL", "McastMemSL", 352, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_samc_member_record, SL), sizeof(((struct ibstruct_samc_member_record *)0)->SL), 12, -1, 0, NULL },
-	{ "flowLabel", "McastMemFlowLbl", 356, 20, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_samc_member_record, flowLabel), sizeof(((struct ibstruct_samc_member_record *)0)->flowLabel), 13, -1, 0, NULL },
-	{ "hopLimit", NULL, 376, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_samc_member_record, hopLimit), sizeof(((struct ibstruct_samc_member_record *)0)->hopLimit), 14, -1, 0, NULL },
-	{ "scope", NULL, 384, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_samc_member_record, scope), sizeof(((struct ibstruct_samc_member_record *)0)->scope), 15, -1, 0, NULL },
-	{ "joinState", "McastMemJoinState", 388, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_samc_member_record, joinState), sizeof(((struct ibstruct_samc_member_record *)0)->joinState), 16, -1, 0, NULL },
-	{ "proxyJoin", "McastMemProxyJoin", 392, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_samc_member_record, proxyJoin), sizeof(((struct ibstruct_samc_member_record *)0)->proxyJoin), 17, -1, 0, NULL },
-	{ "reserved_393", NULL, 393, 23, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_samc_member_record, reserved_393), sizeof(((struct ibstruct_samc_member_record *)0)->reserved_393), 18, -1, IBS_F_RESERVED, NULL },
+static const struct ibs_field fields_sa_mcmember_record[] = {
+	{ "MGID", "McastMemMGid", 0, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, MGID), sizeof(((struct ibstruct_sa_mcmember_record *)0)->MGID), 0, -1, 0, NULL },
+	{ "portGID", "McastMemPortGid", 128, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, portGID), sizeof(((struct ibstruct_sa_mcmember_record *)0)->portGID), 1, -1, 0, NULL },
+	{ "QKey", "McastMemQkey", 256, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_sa_mcmember_record, QKey), sizeof(((struct ibstruct_sa_mcmember_record *)0)->QKey), 2, -1, 0, NULL },
+	{ "MLID", "McastMemMLid", 288, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_sa_mcmember_record, MLID), sizeof(((struct ibstruct_sa_mcmember_record *)0)->MLID), 3, -1, 0, NULL },
+	{ "MTUSelector", NULL, 304, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, MTUSelector), sizeof(((struct ibstruct_sa_mcmember_record *)0)->MTUSelector), 4, IBSTRUCT_ENUM_SELECTOR, 0, NULL },
+	{ "MTU", "McastMemMTU", 306, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, MTU), sizeof(((struct ibstruct_sa_mcmember_record *)0)->MTU), 5, IBSTRUCT_ENUM_MTU, 0, NULL },
+	{ "TClass", "McastMemTClass", 312, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_mcmember_record, TClass), sizeof(((struct ibstruct_sa_mcmember_record *)0)->TClass), 6, -1, 0, NULL },
+	{ "PKey", "McastMemPkey", 320, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_mcmember_record, PKey), sizeof(((struct ibstruct_sa_mcmember_record *)0)->PKey), 7, -1, 0, NULL },
+	{ "rateSelector", NULL, 336, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, rateSelector), sizeof(((struct ibstruct_sa_mcmember_record *)0)->rateSelector), 8, IBSTRUCT_ENUM_SELECTOR, 0, NULL },
+	{ "rate", "McastMemRate", 338, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, rate), sizeof(((struct ibstruct_sa_mcmember_record *)0)->rate), 9, IBSTRUCT_ENUM_RATE, 0, NULL },
+	{ "packetLifeTimeSelector", NULL, 344, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, packetLifeTimeSelector), sizeof(((struct ibstruct_sa_mcmember_record *)0)->packetLifeTimeSelector), 10, IBSTRUCT_ENUM_SELECTOR, 0, NULL },
+	{ "packetLifeTime", NULL, 346, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, packetLifeTime), sizeof(((struct ibstruct_sa_mcmember_record *)0)->packetLifeTime), 11, -1, 0, NULL },
+	{ "SL", "McastMemSL", 352, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, SL), sizeof(((struct ibstruct_sa_mcmember_record *)0)->SL), 12, -1, 0, NULL },
+	{ "flowLabel", "McastMemFlowLbl", 356, 20, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, flowLabel), sizeof(((struct ibstruct_sa_mcmember_record *)0)->flowLabel), 13, -1, 0, NULL },
+	{ "hopLimit", NULL, 376, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, hopLimit), sizeof(((struct ibstruct_sa_mcmember_record *)0)->hopLimit), 14, -1, 0, NULL },
+	{ "scope", NULL, 384, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, scope), sizeof(((struct ibstruct_sa_mcmember_record *)0)->scope), 15, -1, 0, NULL },
+	{ "joinState", "McastMemJoinState", 388, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, joinState), sizeof(((struct ibstruct_sa_mcmember_record *)0)->joinState), 16, -1, 0, NULL },
+	{ "proxyJoin", "McastMemProxyJoin", 392, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, proxyJoin), sizeof(((struct ibstruct_sa_mcmember_record *)0)->proxyJoin), 17, -1, 0, NULL },
+	{ "reserved_393", NULL, 393, 23, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, reserved_393), sizeof(((struct ibstruct_sa_mcmember_record *)0)->reserved_393), 18, -1, IBS_F_RESERVED, NULL },
 };
 
-static const struct ibstruct_desc desc_samc_member_record = {
+static const struct ibstruct_desc desc_sa_mcmember_record = {
 	.name = "SAMCMemberRecord",
-	.c_name = "samc_member_record",
+	.c_name = "sa_mcmember_record",
 	.desc = "Multicast member attribute",
 	.size = 52,
-	.host_size = sizeof(struct ibstruct_samc_member_record),
+	.host_size = sizeof(struct ibstruct_sa_mcmember_record),
 	.mgmt_class = 3,
 	.attr_id = 56,
 	.methods = 0x00240006u,
 	.record = 1,
 	.ncm = 19,
-	.fields = fields_samc_member_record,
+	.fields = fields_sa_mcmember_record,
 	.nfields = 19,
-	.unpack = gen_unpack_samc_member_record,
-	.pack = gen_pack_samc_member_record,
+	.unpack = gen_unpack_sa_mcmember_record,
+	.pack = gen_pack_sa_mcmember_record,
 };
 
-IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_samc_member_record_desc(void)
+IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_mcmember_record_desc(void)
 {
-	return &desc_samc_member_record;
+	return &desc_sa_mcmember_record;
 }
 
 static inline void ibs_unpack_sa_trace_record(struct ibstruct_sa_trace_record *h, const uint8_t *p)
@@ -14609,7 +14609,7 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_switch_port_congestion_s
 	return &desc_cc_switch_port_congestion_setting;
 }
 
-static inline void ibs_unpack_ccca_congestion_entry(struct ibstruct_ccca_congestion_entry *h, const uint8_t *p)
+static inline void ibs_unpack_cc_ca_congestion_entry(struct ibstruct_cc_ca_congestion_entry *h, const uint8_t *p)
 {
 	h->CCTITimer = (uint16_t)ibs_be16(p + 0);
 	h->CCTIIncrease = (uint8_t)p[2];
@@ -14618,7 +14618,7 @@ static inline void ibs_unpack_ccca_congestion_entry(struct ibstruct_ccca_congest
 	h->reserved_40 = (uint32_t)ibs_getbits(p + 5, 3, 0, 24);
 }
 
-static inline void ibs_pack_ccca_congestion_entry(const struct ibstruct_ccca_congestion_entry *h, uint8_t *p)
+static inline void ibs_pack_cc_ca_congestion_entry(const struct ibstruct_cc_ca_congestion_entry *h, uint8_t *p)
 {
 	ibs_put_be16(p + 0, h->CCTITimer);
 	p[2] = (uint8_t)(h->CCTIIncrease);
@@ -14627,24 +14627,24 @@ static inline void ibs_pack_ccca_congestion_entry(const struct ibstruct_ccca_con
 	ibs_orbits(p + 5, 3, 0, 24, h->reserved_40);
 }
 
-static inline int ibs_check_ccca_congestion_entry(const struct ibstruct_ccca_congestion_entry *h)
+static inline int ibs_check_cc_ca_congestion_entry(const struct ibstruct_cc_ca_congestion_entry *h)
 {
 	if ((uint64_t)h->reserved_40 >> 24)
 		return -ERANGE;
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_ccca_congestion_entry_unpack(struct ibstruct_ccca_congestion_entry *h, const void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cc_ca_congestion_entry_unpack(struct ibstruct_cc_ca_congestion_entry *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
 	if (len < 8)
 		return -EMSGSIZE;
-	ibs_unpack_ccca_congestion_entry(h, (const uint8_t *)buf);
+	ibs_unpack_cc_ca_congestion_entry(h, (const uint8_t *)buf);
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_ccca_congestion_entry_pack(const struct ibstruct_ccca_congestion_entry *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cc_ca_congestion_entry_pack(const struct ibstruct_cc_ca_congestion_entry *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -14652,92 +14652,92 @@ IBSTRUCT_EXPORT int ibstruct_ccca_congestion_entry_pack(const struct ibstruct_cc
 		return -EINVAL;
 	if (len < 8)
 		return -EMSGSIZE;
-	rc = ibs_check_ccca_congestion_entry(h);
+	rc = ibs_check_cc_ca_congestion_entry(h);
 	if (rc)
 		return rc;
 	memset(buf, 0, 8);
-	ibs_pack_ccca_congestion_entry(h, (uint8_t *)buf);
+	ibs_pack_cc_ca_congestion_entry(h, (uint8_t *)buf);
 	return 0;
 }
 
-static int gen_unpack_ccca_congestion_entry(void *h, const void *buf, size_t len)
+static int gen_unpack_cc_ca_congestion_entry(void *h, const void *buf, size_t len)
 {
-	return ibstruct_ccca_congestion_entry_unpack((struct ibstruct_ccca_congestion_entry *)h, buf, len);
+	return ibstruct_cc_ca_congestion_entry_unpack((struct ibstruct_cc_ca_congestion_entry *)h, buf, len);
 }
 
-static int gen_pack_ccca_congestion_entry(const void *h, void *buf, size_t len)
+static int gen_pack_cc_ca_congestion_entry(const void *h, void *buf, size_t len)
 {
-	return ibstruct_ccca_congestion_entry_pack((const struct ibstruct_ccca_congestion_entry *)h, buf, len);
+	return ibstruct_cc_ca_congestion_entry_pack((const struct ibstruct_cc_ca_congestion_entry *)h, buf, len);
 }
 
-static const struct ibs_field fields_ccca_congestion_entry[] = {
-	{ "CCTITimer", "CCTI_Timer", 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ccca_congestion_entry, CCTITimer), sizeof(((struct ibstruct_ccca_congestion_entry *)0)->CCTITimer), 0, -1, 0, NULL },
-	{ "CCTIIncrease", "CCTI_Increase", 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ccca_congestion_entry, CCTIIncrease), sizeof(((struct ibstruct_ccca_congestion_entry *)0)->CCTIIncrease), 1, -1, 0, NULL },
-	{ "triggerThreshold", "Trigger_Threshold", 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ccca_congestion_entry, triggerThreshold), sizeof(((struct ibstruct_ccca_congestion_entry *)0)->triggerThreshold), 2, -1, 0, NULL },
-	{ "CCTIMin", "CCTI_Min", 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ccca_congestion_entry, CCTIMin), sizeof(((struct ibstruct_ccca_congestion_entry *)0)->CCTIMin), 3, -1, 0, NULL },
-	{ "reserved_40", NULL, 40, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ccca_congestion_entry, reserved_40), sizeof(((struct ibstruct_ccca_congestion_entry *)0)->reserved_40), 4, -1, IBS_F_RESERVED, NULL },
+static const struct ibs_field fields_cc_ca_congestion_entry[] = {
+	{ "CCTITimer", "CCTI_Timer", 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_entry, CCTITimer), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->CCTITimer), 0, -1, 0, NULL },
+	{ "CCTIIncrease", "CCTI_Increase", 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_entry, CCTIIncrease), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->CCTIIncrease), 1, -1, 0, NULL },
+	{ "triggerThreshold", "Trigger_Threshold", 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_entry, triggerThreshold), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->triggerThreshold), 2, -1, 0, NULL },
+	{ "CCTIMin", "CCTI_Min", 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_entry, CCTIMin), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->CCTIMin), 3, -1, 0, NULL },
+	{ "reserved_40", NULL, 40, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_entry, reserved_40), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->reserved_40), 4, -1, IBS_F_RESERVED, NULL },
 };
 
-static const struct ibstruct_desc desc_ccca_congestion_entry = {
+static const struct ibstruct_desc desc_cc_ca_congestion_entry = {
 	.name = "CCCACongestionEntry",
-	.c_name = "ccca_congestion_entry",
+	.c_name = "cc_ca_congestion_entry",
 	.desc = "CA congestion setting of one SL",
 	.size = 8,
-	.host_size = sizeof(struct ibstruct_ccca_congestion_entry),
+	.host_size = sizeof(struct ibstruct_cc_ca_congestion_entry),
 	.mgmt_class = -1,
 	.attr_id = -1,
 	.methods = 0x00000000u,
 	.record = 0,
 	.ncm = 5,
-	.fields = fields_ccca_congestion_entry,
+	.fields = fields_cc_ca_congestion_entry,
 	.nfields = 5,
-	.unpack = gen_unpack_ccca_congestion_entry,
-	.pack = gen_pack_ccca_congestion_entry,
+	.unpack = gen_unpack_cc_ca_congestion_entry,
+	.pack = gen_pack_cc_ca_congestion_entry,
 };
 
-IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_ccca_congestion_entry_desc(void)
+IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_ca_congestion_entry_desc(void)
 {
-	return &desc_ccca_congestion_entry;
+	return &desc_cc_ca_congestion_entry;
 }
 
-static inline void ibs_unpack_ccca_congestion_setting(struct ibstruct_ccca_congestion_setting *h, const uint8_t *p)
+static inline void ibs_unpack_cc_ca_congestion_setting(struct ibstruct_cc_ca_congestion_setting *h, const uint8_t *p)
 {
 	unsigned i;
 	h->portControl = (uint16_t)ibs_be16(p + 0);
 	h->controlMap = (uint16_t)ibs_be16(p + 2);
 	for (i = 0; i < 16; i++)
-		ibs_unpack_ccca_congestion_entry(&h->CACongestionEntryList[i], p + 4 + i * 8);
+		ibs_unpack_cc_ca_congestion_entry(&h->CACongestionEntryList[i], p + 4 + i * 8);
 }
 
-static inline void ibs_pack_ccca_congestion_setting(const struct ibstruct_ccca_congestion_setting *h, uint8_t *p)
+static inline void ibs_pack_cc_ca_congestion_setting(const struct ibstruct_cc_ca_congestion_setting *h, uint8_t *p)
 {
 	unsigned i;
 	ibs_put_be16(p + 0, h->portControl);
 	ibs_put_be16(p + 2, h->controlMap);
 	for (i = 0; i < 16; i++)
-		ibs_pack_ccca_congestion_entry(&h->CACongestionEntryList[i], p + 4 + i * 8);
+		ibs_pack_cc_ca_congestion_entry(&h->CACongestionEntryList[i], p + 4 + i * 8);
 }
 
-static inline int ibs_check_ccca_congestion_setting(const struct ibstruct_ccca_congestion_setting *h)
+static inline int ibs_check_cc_ca_congestion_setting(const struct ibstruct_cc_ca_congestion_setting *h)
 {
 	unsigned i;
 	for (i = 0; i < 16; i++)
-		if (ibs_check_ccca_congestion_entry(&h->CACongestionEntryList[i]))
+		if (ibs_check_cc_ca_congestion_entry(&h->CACongestionEntryList[i]))
 			return -ERANGE;
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_ccca_congestion_setting_unpack(struct ibstruct_ccca_congestion_setting *h, const void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cc_ca_congestion_setting_unpack(struct ibstruct_cc_ca_congestion_setting *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
 	if (len < 132)
 		return -EMSGSIZE;
-	ibs_unpack_ccca_congestion_setting(h, (const uint8_t *)buf);
+	ibs_unpack_cc_ca_congestion_setting(h, (const uint8_t *)buf);
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_ccca_congestion_setting_pack(const struct ibstruct_ccca_congestion_setting *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cc_ca_congestion_setting_pack(const struct ibstruct_cc_ca_congestion_setting *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -14745,50 +14745,50 @@ IBSTRUCT_EXPORT int ibstruct_ccca_congestion_setting_pack(const struct ibstruct_
 		return -EINVAL;
 	if (len < 132)
 		return -EMSGSIZE;
-	rc = ibs_check_ccca_congestion_setting(h);
+	rc = ibs_check_cc_ca_congestion_setting(h);
 	if (rc)
 		return rc;
 	memset(buf, 0, 132);
-	ibs_pack_ccca_congestion_setting(h, (uint8_t *)buf);
+	ibs_pack_cc_ca_congestion_setting(h, (uint8_t *)buf);
 	return 0;
 }
 
-static int gen_unpack_ccca_congestion_setting(void *h, const void *buf, size_t len)
+static int gen_unpack_cc_ca_congestion_setting(void *h, const void *buf, size_t len)
 {
-	return ibstruct_ccca_congestion_setting_unpack((struct ibstruct_ccca_congestion_setting *)h, buf, len);
+	return ibstruct_cc_ca_congestion_setting_unpack((struct ibstruct_cc_ca_congestion_setting *)h, buf, len);
 }
 
-static int gen_pack_ccca_congestion_setting(const void *h, void *buf, size_t len)
+static int gen_pack_cc_ca_congestion_setting(const void *h, void *buf, size_t len)
 {
-	return ibstruct_ccca_congestion_setting_pack((const struct ibstruct_ccca_congestion_setting *)h, buf, len);
+	return ibstruct_cc_ca_congestion_setting_pack((const struct ibstruct_cc_ca_congestion_setting *)h, buf, len);
 }
 
-static const struct ibs_field fields_ccca_congestion_setting[] = {
-	{ "portControl", "Port_Control", 0, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_ccca_congestion_setting, portControl), sizeof(((struct ibstruct_ccca_congestion_setting *)0)->portControl), 0, -1, 0, NULL },
-	{ "controlMap", "Control_Map", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_ccca_congestion_setting, controlMap), sizeof(((struct ibstruct_ccca_congestion_setting *)0)->controlMap), 1, -1, 0, NULL },
-	{ "CACongestionEntryList", NULL, 32, 64, 16, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ccca_congestion_setting, CACongestionEntryList), sizeof(((struct ibstruct_ccca_congestion_setting *)0)->CACongestionEntryList[0]), 2, -1, 0, &desc_ccca_congestion_entry },
+static const struct ibs_field fields_cc_ca_congestion_setting[] = {
+	{ "portControl", "Port_Control", 0, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_ca_congestion_setting, portControl), sizeof(((struct ibstruct_cc_ca_congestion_setting *)0)->portControl), 0, -1, 0, NULL },
+	{ "controlMap", "Control_Map", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_ca_congestion_setting, controlMap), sizeof(((struct ibstruct_cc_ca_congestion_setting *)0)->controlMap), 1, -1, 0, NULL },
+	{ "CACongestionEntryList", NULL, 32, 64, 16, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_setting, CACongestionEntryList), sizeof(((struct ibstruct_cc_ca_congestion_setting *)0)->CACongestionEntryList[0]), 2, -1, 0, &desc_cc_ca_congestion_entry },
 };
 
-static const struct ibstruct_desc desc_ccca_congestion_setting = {
+static const struct ibstruct_desc desc_cc_ca_congestion_setting = {
 	.name = "CCCACongestionSetting",
-	.c_name = "ccca_congestion_setting",
+	.c_name = "cc_ca_congestion_setting",
 	.desc = "CA congestion settings",
 	.size = 132,
-	.host_size = sizeof(struct ibstruct_ccca_congestion_setting),
+	.host_size = sizeof(struct ibstruct_cc_ca_congestion_setting),
 	.mgmt_class = 33,
 	.attr_id = 22,
 	.methods = 0x00000006u,
 	.record = 0,
 	.ncm = 82,
-	.fields = fields_ccca_congestion_setting,
+	.fields = fields_cc_ca_congestion_setting,
 	.nfields = 3,
-	.unpack = gen_unpack_ccca_congestion_setting,
-	.pack = gen_pack_ccca_congestion_setting,
+	.unpack = gen_unpack_cc_ca_congestion_setting,
+	.pack = gen_pack_cc_ca_congestion_setting,
 };
 
-IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_ccca_congestion_setting_desc(void)
+IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_ca_congestion_setting_desc(void)
 {
-	return &desc_ccca_congestion_setting;
+	return &desc_cc_ca_congestion_setting;
 }
 
 static inline void ibs_unpack_cc_congestion_control_table_entry(struct ibstruct_cc_congestion_control_table_entry *h, const uint8_t *p)
@@ -16387,16 +16387,16 @@ const struct ibstruct_desc *const ibs_all_descs[] = {
 	&desc_smp_node_description,
 	&desc_smp_node_info,
 	&desc_smp_switch_info,
-	&desc_smpguid_info,
+	&desc_smp_guid_info,
 	&desc_smp_port_info,
-	&desc_smpp_key_table,
-	&desc_smpsl_to_vl_mapping_table,
-	&desc_smpvl_arbitration_table,
+	&desc_smp_pkey_table,
+	&desc_smp_sl2vl_mapping_table,
+	&desc_smp_vlarb_table,
 	&desc_smp_linear_forwarding_table,
-	&desc_smplid_port_block,
+	&desc_smp_lid_port_block,
 	&desc_smp_random_forwarding_table,
 	&desc_smp_multicast_forwarding_table,
-	&desc_smpsm_info,
+	&desc_smp_sm_info,
 	&desc_smp_vendor_diag,
 	&desc_smp_led_info,
 	&desc_smp_port_info_extended,
@@ -16405,22 +16405,22 @@ const struct ibstruct_desc *const ibs_all_descs[] = {
 	&desc_sa_format,
 	&desc_sa_node_record,
 	&desc_sa_port_info_record,
-	&desc_sasl_to_vl_mapping_table_record,
+	&desc_sa_sl2vl_mapping_table_record,
 	&desc_sa_switch_info_record,
 	&desc_sa_linear_forwarding_table_record,
 	&desc_sa_random_forwarding_table_record,
 	&desc_sa_multicast_forwarding_table_record,
-	&desc_savl_arbitration_table_record,
-	&desc_sasm_info_record,
-	&desc_sap_key_table_record,
+	&desc_sa_vlarb_table_record,
+	&desc_sa_sm_info_record,
+	&desc_sa_pkey_table_record,
 	&desc_sa_inform_info_record,
 	&desc_sa_link_record,
-	&desc_saguid_info_record,
+	&desc_sa_guid_info_record,
 	&desc_sa_service_record,
 	&desc_sa_service_record_data,
 	&desc_ats_service_data,
 	&desc_sa_path_record,
-	&desc_samc_member_record,
+	&desc_sa_mcmember_record,
 	&desc_sa_trace_record,
 	&desc_sa_multi_path_record,
 	&desc_sa_service_association_record,
@@ -16485,8 +16485,8 @@ const struct ibstruct_desc *const ibs_all_descs[] = {
 	&desc_cc_switch_congestion_setting,
 	&desc_cc_switch_port_congestion_setting_element,
 	&desc_cc_switch_port_congestion_setting,
-	&desc_ccca_congestion_entry,
-	&desc_ccca_congestion_setting,
+	&desc_cc_ca_congestion_entry,
+	&desc_cc_ca_congestion_setting,
 	&desc_cc_congestion_control_table_entry,
 	&desc_cc_congestion_control_table,
 	&desc_cc_timestamp,

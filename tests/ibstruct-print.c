@@ -218,6 +218,47 @@ START_TEST(test_print_all)
 }
 END_TEST
 
+/* saquery NR 2 on the simulated fabric (diags-samples/saquery.txt) */
+START_TEST(test_saquery_node_record)
+{
+	uint8_t nr[108] = { 0x00, 0x02, 0x00, 0x00 };
+	static const char expect[] =
+		"NodeRecord dump:\n"
+		"\t\tlid.....................2\n"
+		"\t\treserved................0x0\n"
+		"\t\tbase_version............0x1\n"
+		"\t\tclass_version...........0x1\n"
+		"\t\tnode_type...............Channel Adapter\n"
+		"\t\tnum_ports...............2\n"
+		"\t\tsys_guid................0x0000000000100000\n"
+		"\t\tnode_guid...............0x0000000000100000\n"
+		"\t\tport_guid...............0x0000000000100001\n"
+		"\t\tpartition_cap...........0x40\n"
+		"\t\tdevice_id...............0x0\n"
+		"\t\trevision................0xA1\n"
+		"\t\tport_num................1\n"
+		"\t\tvendor_id...............0x0\n"
+		"\t\tNodeDescription.........Hca1\n";
+	char buf[2048];
+
+	memcpy(nr + 4, nodeinfo_sw, 40);
+	nr[4 + 2] = 1;                          /* CA */
+	nr[4 + 3] = 2;                          /* two ports */
+	memcpy(nr + 4 + 4, "\0\0\0\0\0\x10\0\0", 8);
+	memcpy(nr + 4 + 12, "\0\0\0\0\0\x10\0\0", 8);
+	memcpy(nr + 4 + 20, "\0\0\0\0\0\x10\0\x01", 8);
+	nr[4 + 29] = 0x40;
+	memcpy(nr + 44, "Hca1", 4);
+	ck_assert_int_eq(ibstruct_snprint_saquery(buf, sizeof(buf), ibstruct_sa_node_record_desc(), nr,
+						  sizeof(nr), NULL, 0), (int)strlen(expect));
+	ck_assert_str_eq(buf, expect);
+	ck_assert_int_eq(ibstruct_snprint_saquery(buf, sizeof(buf), ibstruct_sa_node_record_desc(), nr,
+						  10, NULL, 0), -EMSGSIZE);
+	ck_assert_int_eq(ibstruct_snprint_saquery(buf, sizeof(buf), ibstruct_smp_node_info_desc(), nr,
+						  sizeof(nr), NULL, 0), -EOPNOTSUPP);
+}
+END_TEST
+
 Suite *make_print_suite(void)
 {
 	Suite *s = suite_create("print");
@@ -230,6 +271,7 @@ Suite *make_print_suite(void)
 	tcase_add_test(tc, test_format_string_and_array);
 	tcase_add_test(tc, test_dump);
 	tcase_add_test(tc, test_print_all);
+	tcase_add_test(tc, test_saquery_node_record);
 	suite_add_tcase(s, tc);
 	return s;
 }

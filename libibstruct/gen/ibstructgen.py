@@ -36,7 +36,18 @@ class SpecError(Exception):
     pass
 
 
+# Leading acronyms that name the class or kind; the rest is split at case changes.
+C_PREFIXES = ("SMP", "SA", "PM", "DM", "CM", "CC", "MAD", "RMPP", "SNMP", "OFA", "BM", "ATS")
+
+
 def c_ident(name):
+    for pre in C_PREFIXES:
+        if name.startswith(pre) and len(name) > len(pre) and name[len(pre)].isupper() and \
+                not name[len(pre):].startswith(("Ex", "IN", "ID")):
+            return pre.lower() + "_" + c_ident(name[len(pre):])
+    for word, repl in (("PKey", "Pkey"), ("MCMember", "Mcmember"), ("QKey", "Qkey"),
+                       ("MKey", "Mkey"), ("SLToVL", "Sl2vl"), ("VLArbitration", "Vlarb")):
+        name = name.replace(word, repl)
     s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
     s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", s)
     s = re.sub(r"[^A-Za-z0-9_]", "_", s)

@@ -58,6 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		ibstruct_snprint_dump(text, sizeof(text), d, data + 3, len, 0);
 		ibstruct_snprint_dump(text, 7, d, data + 3, len, 0);
+		ibstruct_snprint_saquery(text, sizeof(text), d, data + 3, len, NULL, data[2] >> 1);
 	}
 	free(host);
 	return 0;

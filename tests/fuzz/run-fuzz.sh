@@ -11,7 +11,7 @@ lib=$top_srcdir/libibstruct
 "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-DPACKAGE_VERSION='"fuzz"' -I"$lib/include" -I"$lib" \
 	"$top_srcdir/tests/fuzz/fuzz-ibstruct.c" "$lib/ibstruct-gen.c" "$lib/desc.c" \
-	"$lib/guid.c" "$lib/names.c" "$lib/print.c" -o "$out/fuzz-ibstruct" || exit 1
+	"$lib/guid.c" "$lib/names.c" "$lib/print.c" "$lib/print-saquery.c" -o "$out/fuzz-ibstruct" || exit 1
 mkdir -p "$out/corpus"
 "$out/fuzz-ibstruct" -max_total_time="$FUZZ_SECONDS" -max_len=1024 -rss_limit_mb=2048 \
 	-print_final_stats=1 "$out/corpus" 2>"$out/log"

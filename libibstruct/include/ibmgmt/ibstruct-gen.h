@@ -739,15 +739,15 @@ int ibstruct_smp_switch_info_pack(const struct ibstruct_smp_switch_info *h, void
 const struct ibstruct_desc *ibstruct_smp_switch_info_desc(void);
 
 /* SMPGUIDInfo: Assigned GUIDs (a block of 8) (IBA 14.2.5.5) */
-#define IBSTRUCT_SMPGUID_INFO_SIZE 64
-#define IBSTRUCT_SMPGUID_INFO_ATTR_ID 0x0014
-#define IBSTRUCT_SMPGUID_INFO_METHODS 0x00000006u
-struct ibstruct_smpguid_info {
+#define IBSTRUCT_SMP_GUID_INFO_SIZE 64
+#define IBSTRUCT_SMP_GUID_INFO_ATTR_ID 0x0014
+#define IBSTRUCT_SMP_GUID_INFO_METHODS 0x00000006u
+struct ibstruct_smp_guid_info {
 	uint64_t GUIDBlock[8];
 };
-int ibstruct_smpguid_info_unpack(struct ibstruct_smpguid_info *h, const void *buf, size_t len);
-int ibstruct_smpguid_info_pack(const struct ibstruct_smpguid_info *h, void *buf, size_t len);
-const struct ibstruct_desc *ibstruct_smpguid_info_desc(void);
+int ibstruct_smp_guid_info_unpack(struct ibstruct_smp_guid_info *h, const void *buf, size_t len);
+int ibstruct_smp_guid_info_pack(const struct ibstruct_smp_guid_info *h, void *buf, size_t len);
+const struct ibstruct_desc *ibstruct_smp_guid_info_desc(void);
 
 /* SMPPortInfo: Port information (IBA 14.2.5.6) */
 #define IBSTRUCT_SMP_PORT_INFO_SIZE 64
@@ -818,37 +818,37 @@ int ibstruct_smp_port_info_pack(const struct ibstruct_smp_port_info *h, void *bu
 const struct ibstruct_desc *ibstruct_smp_port_info_desc(void);
 
 /* SMPPKeyTable: Partition table (a block of 32 P_Keys) (IBA 14.2.5.7) */
-#define IBSTRUCT_SMPP_KEY_TABLE_SIZE 64
-#define IBSTRUCT_SMPP_KEY_TABLE_ATTR_ID 0x0016
-#define IBSTRUCT_SMPP_KEY_TABLE_METHODS 0x00000006u
-struct ibstruct_smpp_key_table {
+#define IBSTRUCT_SMP_PKEY_TABLE_SIZE 64
+#define IBSTRUCT_SMP_PKEY_TABLE_ATTR_ID 0x0016
+#define IBSTRUCT_SMP_PKEY_TABLE_METHODS 0x00000006u
+struct ibstruct_smp_pkey_table {
 	uint16_t PKeyBlock[32];
 };
-int ibstruct_smpp_key_table_unpack(struct ibstruct_smpp_key_table *h, const void *buf, size_t len);
-int ibstruct_smpp_key_table_pack(const struct ibstruct_smpp_key_table *h, void *buf, size_t len);
-const struct ibstruct_desc *ibstruct_smpp_key_table_desc(void);
+int ibstruct_smp_pkey_table_unpack(struct ibstruct_smp_pkey_table *h, const void *buf, size_t len);
+int ibstruct_smp_pkey_table_pack(const struct ibstruct_smp_pkey_table *h, void *buf, size_t len);
+const struct ibstruct_desc *ibstruct_smp_pkey_table_desc(void);
 
 /* SMPSLToVLMappingTable: SL to VL mapping table (IBA 14.2.5.8) */
-#define IBSTRUCT_SMPSL_TO_VL_MAPPING_TABLE_SIZE 8
-#define IBSTRUCT_SMPSL_TO_VL_MAPPING_TABLE_ATTR_ID 0x0017
-#define IBSTRUCT_SMPSL_TO_VL_MAPPING_TABLE_METHODS 0x00000006u
-struct ibstruct_smpsl_to_vl_mapping_table {
+#define IBSTRUCT_SMP_SL2VL_MAPPING_TABLE_SIZE 8
+#define IBSTRUCT_SMP_SL2VL_MAPPING_TABLE_ATTR_ID 0x0017
+#define IBSTRUCT_SMP_SL2VL_MAPPING_TABLE_METHODS 0x00000006u
+struct ibstruct_smp_sl2vl_mapping_table {
 	uint64_t SLtoVL;
 };
-int ibstruct_smpsl_to_vl_mapping_table_unpack(struct ibstruct_smpsl_to_vl_mapping_table *h, const void *buf, size_t len);
-int ibstruct_smpsl_to_vl_mapping_table_pack(const struct ibstruct_smpsl_to_vl_mapping_table *h, void *buf, size_t len);
-const struct ibstruct_desc *ibstruct_smpsl_to_vl_mapping_table_desc(void);
+int ibstruct_smp_sl2vl_mapping_table_unpack(struct ibstruct_smp_sl2vl_mapping_table *h, const void *buf, size_t len);
+int ibstruct_smp_sl2vl_mapping_table_pack(const struct ibstruct_smp_sl2vl_mapping_table *h, void *buf, size_t len);
+const struct ibstruct_desc *ibstruct_smp_sl2vl_mapping_table_desc(void);
 
 /* SMPVLArbitrationTable: VL arbitration table (list of VL/weight pairs) (IBA 14.2.5.9) */
-#define IBSTRUCT_SMPVL_ARBITRATION_TABLE_SIZE 64
-#define IBSTRUCT_SMPVL_ARBITRATION_TABLE_ATTR_ID 0x0018
-#define IBSTRUCT_SMPVL_ARBITRATION_TABLE_METHODS 0x00000006u
-struct ibstruct_smpvl_arbitration_table {
+#define IBSTRUCT_SMP_VLARB_TABLE_SIZE 64
+#define IBSTRUCT_SMP_VLARB_TABLE_ATTR_ID 0x0018
+#define IBSTRUCT_SMP_VLARB_TABLE_METHODS 0x00000006u
+struct ibstruct_smp_vlarb_table {
 	uint8_t VLWeightBlock[64];
 };
-int ibstruct_smpvl_arbitration_table_unpack(struct ibstruct_smpvl_arbitration_table *h, const void *buf, size_t len);
-int ibstruct_smpvl_arbitration_table_pack(const struct ibstruct_smpvl_arbitration_table *h, void *buf, size_t len);
-const struct ibstruct_desc *ibstruct_smpvl_arbitration_table_desc(void);
+int ibstruct_smp_vlarb_table_unpack(struct ibstruct_smp_vlarb_table *h, const void *buf, size_t len);
+int ibstruct_smp_vlarb_table_pack(const struct ibstruct_smp_vlarb_table *h, void *buf, size_t len);
+const struct ibstruct_desc *ibstruct_smp_vlarb_table_desc(void);
 
 /* SMPLinearForwardingTable: Linear forwarding table (a block of 64 ports) (IBA 14.2.5.10) */
 #define IBSTRUCT_SMP_LINEAR_FORWARDING_TABLE_SIZE 64
@@ -862,24 +862,24 @@ int ibstruct_smp_linear_forwarding_table_pack(const struct ibstruct_smp_linear_f
 const struct ibstruct_desc *ibstruct_smp_linear_forwarding_table_desc(void);
 
 /* SMPLIDPortBlock: LID/port block element of the random forwarding table (IBA 14.2.5.11) */
-#define IBSTRUCT_SMPLID_PORT_BLOCK_SIZE 4
-struct ibstruct_smplid_port_block {
+#define IBSTRUCT_SMP_LID_PORT_BLOCK_SIZE 4
+struct ibstruct_smp_lid_port_block {
 	uint16_t LID;
 	uint8_t valid;
 	uint8_t LMC;
 	uint8_t reserved_20;
 	uint8_t port;
 };
-int ibstruct_smplid_port_block_unpack(struct ibstruct_smplid_port_block *h, const void *buf, size_t len);
-int ibstruct_smplid_port_block_pack(const struct ibstruct_smplid_port_block *h, void *buf, size_t len);
-const struct ibstruct_desc *ibstruct_smplid_port_block_desc(void);
+int ibstruct_smp_lid_port_block_unpack(struct ibstruct_smp_lid_port_block *h, const void *buf, size_t len);
+int ibstruct_smp_lid_port_block_pack(const struct ibstruct_smp_lid_port_block *h, void *buf, size_t len);
+const struct ibstruct_desc *ibstruct_smp_lid_port_block_desc(void);
 
 /* SMPRandomForwardingTable: Random forwarding table (a block of 16 LID/port entries) (IBA 14.2.5.11) */
 #define IBSTRUCT_SMP_RANDOM_FORWARDING_TABLE_SIZE 64
 #define IBSTRUCT_SMP_RANDOM_FORWARDING_TABLE_ATTR_ID 0x001a
 #define IBSTRUCT_SMP_RANDOM_FORWARDING_TABLE_METHODS 0x00000006u
 struct ibstruct_smp_random_forwarding_table {
-	struct ibstruct_smplid_port_block LIDPortBlock[16];
+	struct ibstruct_smp_lid_port_block LIDPortBlock[16];
 };
 int ibstruct_smp_random_forwarding_table_unpack(struct ibstruct_smp_random_forwarding_table *h, const void *buf, size_t len);
 int ibstruct_smp_random_forwarding_table_pack(const struct ibstruct_smp_random_forwarding_table *h, void *buf, size_t len);
@@ -897,10 +897,10 @@ int ibstruct_smp_multicast_forwarding_table_pack(const struct ibstruct_smp_multi
 const struct ibstruct_desc *ibstruct_smp_multicast_forwarding_table_desc(void);
 
 /* SMPSMInfo: Subnet manager information (IBA 14.2.5.13) */
-#define IBSTRUCT_SMPSM_INFO_SIZE 24
-#define IBSTRUCT_SMPSM_INFO_ATTR_ID 0x0020
-#define IBSTRUCT_SMPSM_INFO_METHODS 0x00000006u
-struct ibstruct_smpsm_info {
+#define IBSTRUCT_SMP_SM_INFO_SIZE 24
+#define IBSTRUCT_SMP_SM_INFO_ATTR_ID 0x0020
+#define IBSTRUCT_SMP_SM_INFO_METHODS 0x00000006u
+struct ibstruct_smp_sm_info {
 	uint64_t GUID;
 	uint64_t SMKey;
 	uint32_t actCount;
@@ -908,9 +908,9 @@ struct ibstruct_smpsm_info {
 	uint8_t SMState;
 	uint32_t reserved_168;
 };
-int ibstruct_smpsm_info_unpack(struct ibstruct_smpsm_info *h, const void *buf, size_t len);
-int ibstruct_smpsm_info_pack(const struct ibstruct_smpsm_info *h, void *buf, size_t len);
-const struct ibstruct_desc *ibstruct_smpsm_info_desc(void);
+int ibstruct_smp_sm_info_unpack(struct ibstruct_smp_sm_info *h, const void *buf, size_t len);
+int ibstruct_smp_sm_info_pack(const struct ibstruct_smp_sm_info *h, void *buf, size_t len);
+const struct ibstruct_desc *ibstruct_smp_sm_info_desc(void);
 
 /* SMPVendorDiag: Vendor specific diagnostic (IBA 14.2.5.14) */
 #define IBSTRUCT_SMP_VENDOR_DIAG_SIZE 64
@@ -1099,23 +1099,23 @@ int ibstruct_sa_port_info_record_pack(const struct ibstruct_sa_port_info_record 
 const struct ibstruct_desc *ibstruct_sa_port_info_record_desc(void);
 
 /* SASLToVLMappingTableRecord: Container for SLtoVLMappingTable entry (IBA 15.2.5.4) */
-#define IBSTRUCT_SASL_TO_VL_MAPPING_TABLE_RECORD_SIZE 16
-#define IBSTRUCT_SASL_TO_VL_MAPPING_TABLE_RECORD_ATTR_ID 0x0013
-#define IBSTRUCT_SASL_TO_VL_MAPPING_TABLE_RECORD_METHODS 0x00040002u
-#define IBSTRUCT_SASL_TO_VL_MAPPING_TABLE_RECORD_CM_LID (UINT64_C(1) << 0)
-#define IBSTRUCT_SASL_TO_VL_MAPPING_TABLE_RECORD_CM_INPUTPORTNUM (UINT64_C(1) << 1)
-#define IBSTRUCT_SASL_TO_VL_MAPPING_TABLE_RECORD_CM_OUTPUTPORTNUM (UINT64_C(1) << 2)
-#define IBSTRUCT_SASL_TO_VL_MAPPING_TABLE_RECORD_CM_SLTOVLMAPPINGTABLE_SLTOVL (UINT64_C(1) << 4)
-struct ibstruct_sasl_to_vl_mapping_table_record {
+#define IBSTRUCT_SA_SL2VL_MAPPING_TABLE_RECORD_SIZE 16
+#define IBSTRUCT_SA_SL2VL_MAPPING_TABLE_RECORD_ATTR_ID 0x0013
+#define IBSTRUCT_SA_SL2VL_MAPPING_TABLE_RECORD_METHODS 0x00040002u
+#define IBSTRUCT_SA_SL2VL_MAPPING_TABLE_RECORD_CM_LID (UINT64_C(1) << 0)
+#define IBSTRUCT_SA_SL2VL_MAPPING_TABLE_RECORD_CM_INPUTPORTNUM (UINT64_C(1) << 1)
+#define IBSTRUCT_SA_SL2VL_MAPPING_TABLE_RECORD_CM_OUTPUTPORTNUM (UINT64_C(1) << 2)
+#define IBSTRUCT_SA_SL2VL_MAPPING_TABLE_RECORD_CM_SLTOVLMAPPINGTABLE_SLTOVL (UINT64_C(1) << 4)
+struct ibstruct_sa_sl2vl_mapping_table_record {
 	uint16_t LID;
 	uint8_t inputPortNum;
 	uint8_t outputPortNum;
 	uint32_t reserved_32;
-	struct ibstruct_smpsl_to_vl_mapping_table SLToVLMappingTable;
+	struct ibstruct_smp_sl2vl_mapping_table SLToVLMappingTable;
 };
-int ibstruct_sasl_to_vl_mapping_table_record_unpack(struct ibstruct_sasl_to_vl_mapping_table_record *h, const void *buf, size_t len);
-int ibstruct_sasl_to_vl_mapping_table_record_pack(const struct ibstruct_sasl_to_vl_mapping_table_record *h, void *buf, size_t len);
-const struct ibstruct_desc *ibstruct_sasl_to_vl_mapping_table_record_desc(void);
+int ibstruct_sa_sl2vl_mapping_table_record_unpack(struct ibstruct_sa_sl2vl_mapping_table_record *h, const void *buf, size_t len);
+int ibstruct_sa_sl2vl_mapping_table_record_pack(const struct ibstruct_sa_sl2vl_mapping_table_record *h, void *buf, size_t len);
+const struct ibstruct_desc *ibstruct_sa_sl2vl_mapping_table_record_desc(void);
 
 /* SASwitchInfoRecord: Container for SwitchInfo (IBA 15.2.5.5) */
 #define IBSTRUCT_SA_SWITCH_INFO_RECORD_SIZE 24
@@ -1203,60 +1203,60 @@ int ibstruct_sa_multicast_forwarding_table_record_pack(const struct ibstruct_sa_
 const struct ibstruct_desc *ibstruct_sa_multicast_forwarding_table_record_desc(void);
 
 /* SAVLArbitrationTableRecord: Container for VLArbitrationTable entry (IBA 15.2.5.9) */
-#define IBSTRUCT_SAVL_ARBITRATION_TABLE_RECORD_SIZE 72
-#define IBSTRUCT_SAVL_ARBITRATION_TABLE_RECORD_ATTR_ID 0x0036
-#define IBSTRUCT_SAVL_ARBITRATION_TABLE_RECORD_METHODS 0x00040002u
-#define IBSTRUCT_SAVL_ARBITRATION_TABLE_RECORD_CM_LID (UINT64_C(1) << 0)
-#define IBSTRUCT_SAVL_ARBITRATION_TABLE_RECORD_CM_OUTPUTPORTNUM (UINT64_C(1) << 1)
-#define IBSTRUCT_SAVL_ARBITRATION_TABLE_RECORD_CM_BLOCKNUM (UINT64_C(1) << 2)
-#define IBSTRUCT_SAVL_ARBITRATION_TABLE_RECORD_CM_VLARBITRATIONTABLE_VLWEIGHTBLOCK (UINT64_C(1) << 4)
-struct ibstruct_savl_arbitration_table_record {
+#define IBSTRUCT_SA_VLARB_TABLE_RECORD_SIZE 72
+#define IBSTRUCT_SA_VLARB_TABLE_RECORD_ATTR_ID 0x0036
+#define IBSTRUCT_SA_VLARB_TABLE_RECORD_METHODS 0x00040002u
+#define IBSTRUCT_SA_VLARB_TABLE_RECORD_CM_LID (UINT64_C(1) << 0)
+#define IBSTRUCT_SA_VLARB_TABLE_RECORD_CM_OUTPUTPORTNUM (UINT64_C(1) << 1)
+#define IBSTRUCT_SA_VLARB_TABLE_RECORD_CM_BLOCKNUM (UINT64_C(1) << 2)
+#define IBSTRUCT_SA_VLARB_TABLE_RECORD_CM_VLARBITRATIONTABLE_VLWEIGHTBLOCK (UINT64_C(1) << 4)
+struct ibstruct_sa_vlarb_table_record {
 	uint16_t LID;
 	uint8_t outputPortNum;
 	uint8_t blockNum;
 	uint32_t reserved_32;
-	struct ibstruct_smpvl_arbitration_table VLArbitrationTable;
+	struct ibstruct_smp_vlarb_table VLArbitrationTable;
 };
-int ibstruct_savl_arbitration_table_record_unpack(struct ibstruct_savl_arbitration_table_record *h, const void *buf, size_t len);
-int ibstruct_savl_arbitration_table_record_pack(const struct ibstruct_savl_arbitration_table_record *h, void *buf, size_t len);
-const struct ibstruct_desc *ibstruct_savl_arbitration_table_record_desc(void);
+int ibstruct_sa_vlarb_table_record_unpack(struct ibstruct_sa_vlarb_table_record *h, const void *buf, size_t len);
+int ibstruct_sa_vlarb_table_record_pack(const struct ibstruct_sa_vlarb_table_record *h, void *buf, size_t len);
+const struct ibstruct_desc *ibstruct_sa_vlarb_table_record_desc(void);
 
 /* SASMInfoRecord: Container for SMInfo (IBA 15.2.5.10) */
-#define IBSTRUCT_SASM_INFO_RECORD_SIZE 28
-#define IBSTRUCT_SASM_INFO_RECORD_ATTR_ID 0x0018
-#define IBSTRUCT_SASM_INFO_RECORD_METHODS 0x00040002u
-#define IBSTRUCT_SASM_INFO_RECORD_CM_LID (UINT64_C(1) << 0)
-#define IBSTRUCT_SASM_INFO_RECORD_CM_SMINFO_GUID (UINT64_C(1) << 2)
-#define IBSTRUCT_SASM_INFO_RECORD_CM_SMINFO_SMKEY (UINT64_C(1) << 3)
-#define IBSTRUCT_SASM_INFO_RECORD_CM_SMINFO_ACTCOUNT (UINT64_C(1) << 4)
-#define IBSTRUCT_SASM_INFO_RECORD_CM_SMINFO_PRIORITY (UINT64_C(1) << 5)
-#define IBSTRUCT_SASM_INFO_RECORD_CM_SMINFO_SMSTATE (UINT64_C(1) << 6)
-struct ibstruct_sasm_info_record {
+#define IBSTRUCT_SA_SM_INFO_RECORD_SIZE 28
+#define IBSTRUCT_SA_SM_INFO_RECORD_ATTR_ID 0x0018
+#define IBSTRUCT_SA_SM_INFO_RECORD_METHODS 0x00040002u
+#define IBSTRUCT_SA_SM_INFO_RECORD_CM_LID (UINT64_C(1) << 0)
+#define IBSTRUCT_SA_SM_INFO_RECORD_CM_SMINFO_GUID (UINT64_C(1) << 2)
+#define IBSTRUCT_SA_SM_INFO_RECORD_CM_SMINFO_SMKEY (UINT64_C(1) << 3)
+#define IBSTRUCT_SA_SM_INFO_RECORD_CM_SMINFO_ACTCOUNT (UINT64_C(1) << 4)
+#define IBSTRUCT_SA_SM_INFO_RECORD_CM_SMINFO_PRIORITY (UINT64_C(1) << 5)
+#define IBSTRUCT_SA_SM_INFO_RECORD_CM_SMINFO_SMSTATE (UINT64_C(1) << 6)
+struct ibstruct_sa_sm_info_record {
 	uint16_t LID;
 	uint16_t reserved_16;
-	struct ibstruct_smpsm_info SMInfo;
+	struct ibstruct_smp_sm_info SMInfo;
 };
-int ibstruct_sasm_info_record_unpack(struct ibstruct_sasm_info_record *h, const void *buf, size_t len);
-int ibstruct_sasm_info_record_pack(const struct ibstruct_sasm_info_record *h, void *buf, size_t len);
-const struct ibstruct_desc *ibstruct_sasm_info_record_desc(void);
+int ibstruct_sa_sm_info_record_unpack(struct ibstruct_sa_sm_info_record *h, const void *buf, size_t len);
+int ibstruct_sa_sm_info_record_pack(const struct ibstruct_sa_sm_info_record *h, void *buf, size_t len);
+const struct ibstruct_desc *ibstruct_sa_sm_info_record_desc(void);
 
 /* SAPKeyTableRecord: Container for P_Key Table (IBA 15.2.5.11) */
-#define IBSTRUCT_SAP_KEY_TABLE_RECORD_SIZE 72
-#define IBSTRUCT_SAP_KEY_TABLE_RECORD_ATTR_ID 0x0033
-#define IBSTRUCT_SAP_KEY_TABLE_RECORD_METHODS 0x00040002u
-#define IBSTRUCT_SAP_KEY_TABLE_RECORD_CM_LID (UINT64_C(1) << 0)
-#define IBSTRUCT_SAP_KEY_TABLE_RECORD_CM_BLOCKNUM (UINT64_C(1) << 1)
-#define IBSTRUCT_SAP_KEY_TABLE_RECORD_CM_PORTNUM (UINT64_C(1) << 2)
-struct ibstruct_sap_key_table_record {
+#define IBSTRUCT_SA_PKEY_TABLE_RECORD_SIZE 72
+#define IBSTRUCT_SA_PKEY_TABLE_RECORD_ATTR_ID 0x0033
+#define IBSTRUCT_SA_PKEY_TABLE_RECORD_METHODS 0x00040002u
+#define IBSTRUCT_SA_PKEY_TABLE_RECORD_CM_LID (UINT64_C(1) << 0)
+#define IBSTRUCT_SA_PKEY_TABLE_RECORD_CM_BLOCKNUM (UINT64_C(1) << 1)
+#define IBSTRUCT_SA_PKEY_TABLE_RECORD_CM_PORTNUM (UINT64_C(1) << 2)
+struct ibstruct_sa_pkey_table_record {
 	uint16_t LID;
 	uint16_t blockNum;
 	uint8_t portNum;
 	uint32_t reserved_40;
-	struct ibstruct_smpp_key_table PKeyTable;
+	struct ibstruct_smp_pkey_table PKeyTable;
 };
-int ibstruct_sap_key_table_record_unpack(struct ibstruct_sap_key_table_record *h, const void *buf, size_t len);
-int ibstruct_sap_key_table_record_pack(const struct ibstruct_sap_key_table_record *h, void *buf, size_t len);
-const struct ibstruct_desc *ibstruct_sap_key_table_record_desc(void);
+int ibstruct_sa_pkey_table_record_unpack(struct ibstruct_sa_pkey_table_record *h, const void *buf, size_t len);
+int ibstruct_sa_pkey_table_record_pack(const struct ibstruct_sa_pkey_table_record *h, void *buf, size_t len);
+const struct ibstruct_desc *ibstruct_sa_pkey_table_record_desc(void);
 
 /* SAInformInfoRecord: Container for InformInfo (IBA 15.2.5.12) */
 #define IBSTRUCT_SA_INFORM_INFO_RECORD_SIZE 80
@@ -1306,21 +1306,21 @@ int ibstruct_sa_link_record_pack(const struct ibstruct_sa_link_record *h, void *
 const struct ibstruct_desc *ibstruct_sa_link_record_desc(void);
 
 /* SAGUIDInfoRecord: Container for port GUIDInfo (IBA 15.2.5.18) */
-#define IBSTRUCT_SAGUID_INFO_RECORD_SIZE 72
-#define IBSTRUCT_SAGUID_INFO_RECORD_ATTR_ID 0x0030
-#define IBSTRUCT_SAGUID_INFO_RECORD_METHODS 0x00240006u
-#define IBSTRUCT_SAGUID_INFO_RECORD_CM_LID (UINT64_C(1) << 0)
-#define IBSTRUCT_SAGUID_INFO_RECORD_CM_BLOCKNUM (UINT64_C(1) << 1)
-struct ibstruct_saguid_info_record {
+#define IBSTRUCT_SA_GUID_INFO_RECORD_SIZE 72
+#define IBSTRUCT_SA_GUID_INFO_RECORD_ATTR_ID 0x0030
+#define IBSTRUCT_SA_GUID_INFO_RECORD_METHODS 0x00240006u
+#define IBSTRUCT_SA_GUID_INFO_RECORD_CM_LID (UINT64_C(1) << 0)
+#define IBSTRUCT_SA_GUID_INFO_RECORD_CM_BLOCKNUM (UINT64_C(1) << 1)
+struct ibstruct_sa_guid_info_record {
 	uint16_t LID;
 	uint8_t blockNum;
 	uint8_t reserved_24;
 	uint32_t reserved_32;
-	struct ibstruct_smpguid_info GUIDInfo;
+	struct ibstruct_smp_guid_info GUIDInfo;
 };
-int ibstruct_saguid_info_record_unpack(struct ibstruct_saguid_info_record *h, const void *buf, size_t len);
-int ibstruct_saguid_info_record_pack(const struct ibstruct_saguid_info_record *h, void *buf, size_t len);
-const struct ibstruct_desc *ibstruct_saguid_info_record_desc(void);
+int ibstruct_sa_guid_info_record_unpack(struct ibstruct_sa_guid_info_record *h, const void *buf, size_t len);
+int ibstruct_sa_guid_info_record_pack(const struct ibstruct_sa_guid_info_record *h, void *buf, size_t len);
+const struct ibstruct_desc *ibstruct_sa_guid_info_record_desc(void);
 
 /* SAServiceRecord: Information on advertised services (IBA 15.2.5.14) */
 #define IBSTRUCT_SA_SERVICE_RECORD_SIZE 176
@@ -1431,28 +1431,28 @@ int ibstruct_sa_path_record_pack(const struct ibstruct_sa_path_record *h, void *
 const struct ibstruct_desc *ibstruct_sa_path_record_desc(void);
 
 /* SAMCMemberRecord: Multicast member attribute (IBA 15.2.5.17) */
-#define IBSTRUCT_SAMC_MEMBER_RECORD_SIZE 52
-#define IBSTRUCT_SAMC_MEMBER_RECORD_ATTR_ID 0x0038
-#define IBSTRUCT_SAMC_MEMBER_RECORD_METHODS 0x00240006u
-#define IBSTRUCT_SAMC_MEMBER_RECORD_CM_MGID (UINT64_C(1) << 0)
-#define IBSTRUCT_SAMC_MEMBER_RECORD_CM_PORTGID (UINT64_C(1) << 1)
-#define IBSTRUCT_SAMC_MEMBER_RECORD_CM_QKEY (UINT64_C(1) << 2)
-#define IBSTRUCT_SAMC_MEMBER_RECORD_CM_MLID (UINT64_C(1) << 3)
-#define IBSTRUCT_SAMC_MEMBER_RECORD_CM_MTUSELECTOR (UINT64_C(1) << 4)
-#define IBSTRUCT_SAMC_MEMBER_RECORD_CM_MTU (UINT64_C(1) << 5)
-#define IBSTRUCT_SAMC_MEMBER_RECORD_CM_TCLASS (UINT64_C(1) << 6)
-#define IBSTRUCT_SAMC_MEMBER_RECORD_CM_PKEY (UINT64_C(1) << 7)
-#define IBSTRUCT_SAMC_MEMBER_RECORD_CM_RATESELECTOR (UINT64_C(1) << 8)
-#define IBSTRUCT_SAMC_MEMBER_RECORD_CM_RATE (UINT64_C(1) << 9)
-#define IBSTRUCT_SAMC_MEMBER_RECORD_CM_PACKETLIFETIMESELECTOR (UINT64_C(1) << 10)
-#define IBSTRUCT_SAMC_MEMBER_RECORD_CM_PACKETLIFETIME (UINT64_C(1) << 11)
-#define IBSTRUCT_SAMC_MEMBER_RECORD_CM_SL (UINT64_C(1) << 12)
-#define IBSTRUCT_SAMC_MEMBER_RECORD_CM_FLOWLABEL (UINT64_C(1) << 13)
-#define IBSTRUCT_SAMC_MEMBER_RECORD_CM_HOPLIMIT (UINT64_C(1) << 14)
-#define IBSTRUCT_SAMC_MEMBER_RECORD_CM_SCOPE (UINT64_C(1) << 15)
-#define IBSTRUCT_SAMC_MEMBER_RECORD_CM_JOINSTATE (UINT64_C(1) << 16)
-#define IBSTRUCT_SAMC_MEMBER_RECORD_CM_PROXYJOIN (UINT64_C(1) << 17)
-struct ibstruct_samc_member_record {
+#define IBSTRUCT_SA_MCMEMBER_RECORD_SIZE 52
+#define IBSTRUCT_SA_MCMEMBER_RECORD_ATTR_ID 0x0038
+#define IBSTRUCT_SA_MCMEMBER_RECORD_METHODS 0x00240006u
+#define IBSTRUCT_SA_MCMEMBER_RECORD_CM_MGID (UINT64_C(1) << 0)
+#define IBSTRUCT_SA_MCMEMBER_RECORD_CM_PORTGID (UINT64_C(1) << 1)
+#define IBSTRUCT_SA_MCMEMBER_RECORD_CM_QKEY (UINT64_C(1) << 2)
+#define IBSTRUCT_SA_MCMEMBER_RECORD_CM_MLID (UINT64_C(1) << 3)
+#define IBSTRUCT_SA_MCMEMBER_RECORD_CM_MTUSELECTOR (UINT64_C(1) << 4)
+#define IBSTRUCT_SA_MCMEMBER_RECORD_CM_MTU (UINT64_C(1) << 5)
+#define IBSTRUCT_SA_MCMEMBER_RECORD_CM_TCLASS (UINT64_C(1) << 6)
+#define IBSTRUCT_SA_MCMEMBER_RECORD_CM_PKEY (UINT64_C(1) << 7)
+#define IBSTRUCT_SA_MCMEMBER_RECORD_CM_RATESELECTOR (UINT64_C(1) << 8)
+#define IBSTRUCT_SA_MCMEMBER_RECORD_CM_RATE (UINT64_C(1) << 9)
+#define IBSTRUCT_SA_MCMEMBER_RECORD_CM_PACKETLIFETIMESELECTOR (UINT64_C(1) << 10)
+#define IBSTRUCT_SA_MCMEMBER_RECORD_CM_PACKETLIFETIME (UINT64_C(1) << 11)
+#define IBSTRUCT_SA_MCMEMBER_RECORD_CM_SL (UINT64_C(1) << 12)
+#define IBSTRUCT_SA_MCMEMBER_RECORD_CM_FLOWLABEL (UINT64_C(1) << 13)
+#define IBSTRUCT_SA_MCMEMBER_RECORD_CM_HOPLIMIT (UINT64_C(1) << 14)
+#define IBSTRUCT_SA_MCMEMBER_RECORD_CM_SCOPE (UINT64_C(1) << 15)
+#define IBSTRUCT_SA_MCMEMBER_RECORD_CM_JOINSTATE (UINT64_C(1) << 16)
+#define IBSTRUCT_SA_MCMEMBER_RECORD_CM_PROXYJOIN (UINT64_C(1) << 17)
+struct ibstruct_sa_mcmember_record {
 	ibstruct_gid_t MGID;
 	ibstruct_gid_t portGID;
 	uint32_t QKey;
@@ -1473,9 +1473,9 @@ struct ibstruct_samc_member_record {
 	uint8_t proxyJoin;
 	uint32_t reserved_393;
 };
-int ibstruct_samc_member_record_unpack(struct ibstruct_samc_member_record *h, const void *buf, size_t len);
-int ibstruct_samc_member_record_pack(const struct ibstruct_samc_member_record *h, void *buf, size_t len);
-const struct ibstruct_desc *ibstruct_samc_member_record_desc(void);
+int ibstruct_sa_mcmember_record_unpack(struct ibstruct_sa_mcmember_record *h, const void *buf, size_t len);
+int ibstruct_sa_mcmember_record_pack(const struct ibstruct_sa_mcmember_record *h, void *buf, size_t len);
+const struct ibstruct_desc *ibstruct_sa_mcmember_record_desc(void);
 
 /* SATraceRecord: Path trace information (IBA 15.2.5.19) */
 #define IBSTRUCT_SA_TRACE_RECORD_SIZE 48
@@ -2612,30 +2612,30 @@ int ibstruct_cc_switch_port_congestion_setting_pack(const struct ibstruct_cc_swi
 const struct ibstruct_desc *ibstruct_cc_switch_port_congestion_setting_desc(void);
 
 /* CCCACongestionEntry: CA congestion setting of one SL (IBA A10) */
-#define IBSTRUCT_CCCA_CONGESTION_ENTRY_SIZE 8
-struct ibstruct_ccca_congestion_entry {
+#define IBSTRUCT_CC_CA_CONGESTION_ENTRY_SIZE 8
+struct ibstruct_cc_ca_congestion_entry {
 	uint16_t CCTITimer;
 	uint8_t CCTIIncrease;
 	uint8_t triggerThreshold;
 	uint8_t CCTIMin;
 	uint32_t reserved_40;
 };
-int ibstruct_ccca_congestion_entry_unpack(struct ibstruct_ccca_congestion_entry *h, const void *buf, size_t len);
-int ibstruct_ccca_congestion_entry_pack(const struct ibstruct_ccca_congestion_entry *h, void *buf, size_t len);
-const struct ibstruct_desc *ibstruct_ccca_congestion_entry_desc(void);
+int ibstruct_cc_ca_congestion_entry_unpack(struct ibstruct_cc_ca_congestion_entry *h, const void *buf, size_t len);
+int ibstruct_cc_ca_congestion_entry_pack(const struct ibstruct_cc_ca_congestion_entry *h, void *buf, size_t len);
+const struct ibstruct_desc *ibstruct_cc_ca_congestion_entry_desc(void);
 
 /* CCCACongestionSetting: CA congestion settings (IBA A10) */
-#define IBSTRUCT_CCCA_CONGESTION_SETTING_SIZE 132
-#define IBSTRUCT_CCCA_CONGESTION_SETTING_ATTR_ID 0x0016
-#define IBSTRUCT_CCCA_CONGESTION_SETTING_METHODS 0x00000006u
-struct ibstruct_ccca_congestion_setting {
+#define IBSTRUCT_CC_CA_CONGESTION_SETTING_SIZE 132
+#define IBSTRUCT_CC_CA_CONGESTION_SETTING_ATTR_ID 0x0016
+#define IBSTRUCT_CC_CA_CONGESTION_SETTING_METHODS 0x00000006u
+struct ibstruct_cc_ca_congestion_setting {
 	uint16_t portControl;
 	uint16_t controlMap;
-	struct ibstruct_ccca_congestion_entry CACongestionEntryList[16];
+	struct ibstruct_cc_ca_congestion_entry CACongestionEntryList[16];
 };
-int ibstruct_ccca_congestion_setting_unpack(struct ibstruct_ccca_congestion_setting *h, const void *buf, size_t len);
-int ibstruct_ccca_congestion_setting_pack(const struct ibstruct_ccca_congestion_setting *h, void *buf, size_t len);
-const struct ibstruct_desc *ibstruct_ccca_congestion_setting_desc(void);
+int ibstruct_cc_ca_congestion_setting_unpack(struct ibstruct_cc_ca_congestion_setting *h, const void *buf, size_t len);
+int ibstruct_cc_ca_congestion_setting_pack(const struct ibstruct_cc_ca_congestion_setting *h, void *buf, size_t len);
+const struct ibstruct_desc *ibstruct_cc_ca_congestion_setting_desc(void);
 
 /* CCCongestionControlTableEntry: Congestion control table entry (IBA A10) */
 #define IBSTRUCT_CC_CONGESTION_CONTROL_TABLE_ENTRY_SIZE 2

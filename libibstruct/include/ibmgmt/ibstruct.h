@@ -170,6 +170,18 @@ int ibstruct_snprint_diags_value(char *buf, size_t len, enum ibstruct_diags_fmt 
  * spaces prefix every line. */
 int ibstruct_snprint_dump(char *buf, size_t len, const struct ibstruct_desc *d, const void *wire,
 			  size_t wire_len, unsigned indent);
+/* The record dumps of infiniband-diags' saquery ("NodeRecord dump:" ...), byte for byte,
+ * from a record's wire bytes.  node_name replaces a NodeRecord's description (after a
+ * node-name-map lookup) when not NULL.  -EOPNOTSUPP for records saquery has no dump for. */
+enum {
+	IBSTRUCT_SAQ_SHOW_KEYS = 1 << 0, /* -K: show keys instead of "<not displayed>" */
+	IBSTRUCT_SAQ_MCAST_TOP = 1 << 1, /* the SA supports MulticastFDBTop (SwitchInfoRecord) */
+	IBSTRUCT_SAQ_BRIEF = 1 << 2,     /* the short PortInfoRecord form */
+};
+int ibstruct_snprint_saquery(char *buf, size_t len, const struct ibstruct_desc *d,
+			     const void *wire, size_t wire_len, const char *node_name,
+			     unsigned flags);
+
 /* Plain hex dump (offset + 32-bit words, 4 per line) of any bytes. */
 int ibstruct_snprint_hex(char *buf, size_t len, const void *data, size_t data_len,
 			 unsigned indent);
