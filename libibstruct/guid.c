@@ -43,17 +43,21 @@ IBSTRUCT_EXPORT int ibstruct_guid_parse(const char *text, uint64_t *guid)
 		*guid = v;
 		return 0;
 	}
-	/* canonical: four groups of exactly four hex digits separated by ':' */
+	/* canonical: four ':'-separated groups of 1 to 4 hex digits (0002:c903:0:1492) */
 	{
 		unsigned g, i;
 
 		for (g = 0; g < 4; g++) {
-			for (i = 0; i < 4; i++, s++) {
-				d = hexdigit((unsigned char)*s);
-				if (d < 0)
+			unsigned group = 0;
+
+			for (i = 0; (d = hexdigit((unsigned char)*s)) >= 0; i++, s++) {
+				if (i == 4)
 					return -EINVAL;
-				v = v << 4 | (unsigned)d;
+				group = group << 4 | (unsigned)d;
 			}
+			if (!i)
+				return -EINVAL;
+			v = v << 16 | group;
 			if (g < 3 && *s++ != ':')
 				return -EINVAL;
 		}

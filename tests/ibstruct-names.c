@@ -80,7 +80,11 @@ START_TEST(test_guid)
 	ck_assert_uint_eq(g, 0x0002c90300001492ull);
 	ck_assert_int_eq(ibstruct_guid_parse("0x", &g), -EINVAL);
 	ck_assert_int_eq(ibstruct_guid_parse("0x10000000000000000", &g), -EINVAL);
-	ck_assert_int_eq(ibstruct_guid_parse("0002:c903:0000:149", &g), -EINVAL);
+	ck_assert_int_eq(ibstruct_guid_parse("2:c903:0:1492", &g), 0);
+	ck_assert_uint_eq(g, 0x0002c90300001492ull);
+	ck_assert_int_eq(ibstruct_guid_parse("0002:c903:0000", &g), -EINVAL);
+	ck_assert_int_eq(ibstruct_guid_parse("0002:c903::1492", &g), -EINVAL);
+	ck_assert_int_eq(ibstruct_guid_parse("0002:c903:0000:1492:", &g), -EINVAL);
 	ck_assert_int_eq(ibstruct_guid_parse("0002:c903:0000:14922", &g), -EINVAL);
 	ck_assert_int_eq(ibstruct_guid_parse("0002-c903-0000-1492", &g), -EINVAL);
 	ck_assert_int_eq(ibstruct_guid_parse("", &g), -EINVAL);

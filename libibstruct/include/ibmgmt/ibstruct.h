@@ -215,7 +215,8 @@ enum ibstruct_guid_style {
 	IBSTRUCT_GUID_COLON, /* 0002:c903:0000:1492 (canonical) */
 };
 
-/* Accepts both forms; the 0x form may have fewer than 16 digits.  -EINVAL otherwise. */
+/* Accepts 0x + 1..16 hex digits and four ':'-separated groups of 1..4 hex digits
+ * (0002:c903:0000:1492, 2:c903:0:1492).  -EINVAL otherwise. */
 int ibstruct_guid_parse(const char *text, uint64_t *guid);
 int ibstruct_guid_format(char *buf, size_t len, uint64_t guid, enum ibstruct_guid_style style);
 /* IPv6 text form (fe80::2:c903:0:1492) in and out. */
