@@ -350,6 +350,11 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_field_struct(const struct i
 	return ref ? ref_field(ref)->sub : NULL;
 }
 
+IBSTRUCT_EXPORT int ibstruct_field_diags_fmt(const struct ibstruct_field_ref *ref)
+{
+	return ref ? ref_field(ref)->fmt : IBSTRUCT_FMT_NONE;
+}
+
 /* The address of the referenced element in the host struct. */
 static void *ref_host(const struct ibstruct_field_ref *ref, const void *host)
 {

@@ -74,6 +74,8 @@ struct ibs_field {
 	int cm_bit;            /* component mask bit relative to the struct, -1 none */
 	int enum_id;           /* IBSTRUCT_ENUM_* or -1 */
 	unsigned flags;        /* IBS_F_* */
+	int diags_alias;       /* infiniband-diags prints this field's line with the value of
+				* field [diags_alias] of the same struct (libibmad quirks), -1 none */
 	const struct ibstruct_desc *sub; /* nested struct */
 };
 

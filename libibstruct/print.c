@@ -456,8 +456,8 @@ IBSTRUCT_EXPORT int ibstruct_snprint_diags_line(char *buf, size_t len, const cha
 
 /* Prints one element of a leaf field read from the host struct at `host` (the struct
  * holding the field). */
-static void diags_leaf(struct ibs_out *o, const struct ibs_field *f, const void *host, unsigned elem,
-		       const char *name)
+static void diags_leaf(struct ibs_out *o, const struct ibs_field *first, const struct ibs_field *f,
+		       const void *host, unsigned elem, const char *name)
 {
 	const uint8_t *p = (const uint8_t *)host + f->host_offset;
 	char nbuf[96];
@@ -474,7 +474,10 @@ static void diags_leaf(struct ibs_out *o, const struct ibs_field *f, const void 
 	switch (f->type) {
 	case IBSTRUCT_TYPE_UINT:
 	case IBSTRUCT_TYPE_GUID:
-		fmt_value(o, (enum ibstruct_diags_fmt)f->fmt, f->bits, ibs_host_get(host, f, elem), NULL);
+		fmt_value(o, (enum ibstruct_diags_fmt)f->fmt, f->bits,
+			  f->diags_alias >= 0 ? ibs_host_get(host, f + (f->diags_alias - (f - first)), 0)
+					      : ibs_host_get(host, f, elem),
+			  NULL);
 		break;
 	case IBSTRUCT_TYPE_GID:
 		fmt_value(o, (enum ibstruct_diags_fmt)f->fmt, 128, 0, p + 16 * elem);
@@ -517,7 +520,7 @@ static void diags_struct(struct ibs_out *o, const struct ibstruct_desc *d, const
 				w->on = true;
 			if (!w->on)
 				continue;
-			diags_leaf(o, f, host, e, NULL);
+			diags_leaf(o, d->fields, f, host, e, NULL);
 			ibs_out_str(o, "\n");
 			if (w->last && !strcmp(f->show, w->last) && e + 1 == f->count) {
 				w->done = true;
@@ -566,7 +569,7 @@ IBSTRUCT_EXPORT int ibstruct_snprint_diags_field(char *buf, size_t len, const st
 		return -EINVAL;
 	out_init(&o, buf, len);
 	/* host of the parent struct = element address - own offset */
-	diags_leaf(&o, f,
+	diags_leaf(&o, ref.parent->fields, f,
 		   (const uint8_t *)host + ref.host_offset - f->host_offset - ref.elem * f->host_size,
 		   ref.elem, name);
 	return ibs_out_finish(&o);

@@ -145,7 +145,19 @@ static int check_row(const struct map_row *r, uint8_t *buf, void *host, char *wh
 		return 0;
 	if (!mad_dump_field(r->field, lib_text, sizeof(lib_text), val))
 		return 0;
-	ibstruct_snprint_diags_field(our_text, sizeof(our_text), d, host, r->path, name);
+	/* the field's own value in its libibmad format (not a diagsval= alias) */
+	{
+		char value[2048];
+		uint64_t v = 0;
+		enum ibstruct_type t = ibstruct_field_type(&ref);
+
+		if (t == IBSTRUCT_TYPE_UINT || t == IBSTRUCT_TYPE_GUID)
+			ibstruct_get_uint(d, host, r->path, &v);
+		ibstruct_snprint_diags_value(value, sizeof(value),
+					     (enum ibstruct_diags_fmt)ibstruct_field_diags_fmt(&ref), bits, v,
+					     (const uint8_t *)host + ref.host_offset);
+		ibstruct_snprint_diags_line(our_text, sizeof(our_text), name, value);
+	}
 	if (strcmp(lib_text, our_text)) {
 		snprintf(why, whylen, "text \"%s\", libibmad \"%s\"", our_text, lib_text);
 		return -1;

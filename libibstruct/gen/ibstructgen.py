@@ -72,6 +72,7 @@ class Field:
         self.reserved = False
         self.where = ""
         self.cm_bit = -1
+        self.diagsval = None
 
     @property
     def total_bits(self):
@@ -312,6 +313,8 @@ def parse_field(toks, where):
                 f.libib = v
             elif k == "enum":
                 f.enum = v
+            elif k == "diagsval":
+                f.diagsval = v
             elif k == "disp":
                 if v not in DISPS:
                     raise SpecError("%s: unknown disp %r" % (where, v))
@@ -422,6 +425,12 @@ def validate(spec):
         for f in st.fields:
             if f.enum and f.enum not in spec.enums:
                 raise SpecError("%s: unknown enum %s" % (f.where, f.enum))
+            if f.diagsval is not None:
+                tgt = next((g for g in st.fields if g.name == f.diagsval), None)
+                if tgt is None or tgt.type not in ("uint", "guid") or tgt.count != 1 or \
+                        f.type not in ("uint", "guid") or f.count != 1:
+                    raise SpecError("%s: diagsval=%s must name a scalar integer field of %s" %
+                                    (f.where, f.diagsval, st.name))
         for path, enum, where in st.maps:
             resolve_path(spec, st, path, where)
             if not re.fullmatch(r"IB_[A-Z0-9_]+_F", enum):
@@ -864,9 +873,12 @@ def emit_source(spec, out):
                 flags.append("IBS_F_RESERVED")
             flags = " | ".join(flags) or "0"
             enum = "IBSTRUCT_ENUM_%s" % upper(f.enum) if f.enum else "-1"
-            w('\t{ "%s", %s, %d, %d, %d, IBS_T_%s, IBS_FMT_%s, IBS_DISP_%s, %s, %s, %d, %s, %s, %s },' % (
+            alias = -1
+            if f.diagsval is not None:
+                alias = next(i for i, g in enumerate(st.fields) if g.name == f.diagsval)
+            w('\t{ "%s", %s, %d, %d, %d, IBS_T_%s, IBS_FMT_%s, IBS_DISP_%s, %s, %s, %d, %s, %s, %d, %s },' % (
                 f.name, cstr(f.show), f.off, f.bits, f.count, f.type.upper(), fmt.upper(),
-                f.disp.upper(), hoff, hsz, f.cm_bit, enum, flags, sub))
+                f.disp.upper(), hoff, hsz, f.cm_bit, enum, flags, alias, sub))
         w("};")
         w("")
         cls = spec.classes[st.cls] if st.cls else None

@@ -90,6 +90,8 @@ enum ibstruct_type ibstruct_field_type(const struct ibstruct_field_ref *ref);
 unsigned ibstruct_field_bits(const struct ibstruct_field_ref *ref); /* per element */
 unsigned ibstruct_field_count(const struct ibstruct_field_ref *ref);
 const struct ibstruct_desc *ibstruct_field_struct(const struct ibstruct_field_ref *ref);
+/* How infiniband-diags prints the field (enum ibstruct_diags_fmt, declared below). */
+int ibstruct_field_diags_fmt(const struct ibstruct_field_ref *ref);
 
 /* Integer fields (uint, guid) of the host struct. */
 int ibstruct_get_uint(const struct ibstruct_desc *d, const void *host, const char *path,
