@@ -3389,7 +3389,7 @@ static const struct ibs_field fields_smp_notice[] = {
 };
 
 static const struct ibstruct_desc desc_smp_notice = {
-	.name = "SMPNotice",
+	.name = "SMPNoticeTrap",
 	.c_name = "smp_notice",
 	.desc = "Notice (trap) in an SMP",
 	.size = 64,
@@ -13172,7 +13172,7 @@ static const struct ibs_field fields_cm_sidr_req[] = {
 };
 
 static const struct ibstruct_desc desc_cm_sidr_req = {
-	.name = "CMSIDRREQ",
+	.name = "CMSIDR_REQ",
 	.c_name = "cm_sidr_req",
 	.desc = "Service ID Resolution Request",
 	.size = 232,
@@ -13280,7 +13280,7 @@ static const struct ibs_field fields_cm_sidr_rep[] = {
 };
 
 static const struct ibstruct_desc desc_cm_sidr_rep = {
-	.name = "CMSIDRREP",
+	.name = "CMSIDR_REP",
 	.c_name = "cm_sidr_rep",
 	.desc = "Service ID Resolution Response",
 	.size = 232,

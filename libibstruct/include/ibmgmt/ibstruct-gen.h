@@ -523,7 +523,7 @@ int ibstruct_smp_format_directed_unpack(struct ibstruct_smp_format_directed *h, 
 int ibstruct_smp_format_directed_pack(const struct ibstruct_smp_format_directed *h, void *buf, size_t len);
 const struct ibstruct_desc *ibstruct_smp_format_directed_desc(void);
 
-/* SMPNotice: Notice (trap) in an SMP (IBA 13.4.8.2) */
+/* SMPNoticeTrap: Notice (trap) in an SMP (IBA 13.4.8.2) */
 #define IBSTRUCT_SMP_NOTICE_SIZE 64
 #define IBSTRUCT_SMP_NOTICE_ATTR_ID 0x0002
 #define IBSTRUCT_SMP_NOTICE_METHODS 0x000000a6u
@@ -2379,7 +2379,7 @@ int ibstruct_cm_apr_unpack(struct ibstruct_cm_apr *h, const void *buf, size_t le
 int ibstruct_cm_apr_pack(const struct ibstruct_cm_apr *h, void *buf, size_t len);
 const struct ibstruct_desc *ibstruct_cm_apr_desc(void);
 
-/* CMSIDRREQ: Service ID Resolution Request (IBA 12.11.1) */
+/* CMSIDR_REQ: Service ID Resolution Request (IBA 12.11.1) */
 #define IBSTRUCT_CM_SIDR_REQ_SIZE 232
 #define IBSTRUCT_CM_SIDR_REQ_ATTR_ID 0x0017
 #define IBSTRUCT_CM_SIDR_REQ_METHODS 0x00000008u
@@ -2394,7 +2394,7 @@ int ibstruct_cm_sidr_req_unpack(struct ibstruct_cm_sidr_req *h, const void *buf,
 int ibstruct_cm_sidr_req_pack(const struct ibstruct_cm_sidr_req *h, void *buf, size_t len);
 const struct ibstruct_desc *ibstruct_cm_sidr_req_desc(void);
 
-/* CMSIDRREP: Service ID Resolution Response (IBA 12.11.2) */
+/* CMSIDR_REP: Service ID Resolution Response (IBA 12.11.2) */
 #define IBSTRUCT_CM_SIDR_REP_SIZE 232
 #define IBSTRUCT_CM_SIDR_REP_ATTR_ID 0x0018
 #define IBSTRUCT_CM_SIDR_REP_METHODS 0x00000008u
