@@ -63,11 +63,11 @@ static int parse_lid(const char *text, unsigned flags, struct ibpath_path **out,
 	if (errno || v > 0xffff)
 		return ibpath_fail(err, errlen, "LID %s is out of range (1-0xbfff)", text);
 	if (v == 0)
-		return ibpath_fail(err, errlen, "LID 0 is reserved");
+		return ibpath_fail(err, errlen, "LID %s is reserved (LID 0 names no port)", text);
 	if (v >= 0xc000 && !(flags & IBPATH_PARSE_MCAST))
 		return ibpath_fail(err, errlen, "LID %s (0x%lx) is not a unicast LID (1-0xbfff)", text, v);
 	if (v == 0xffff)
-		return ibpath_fail(err, errlen, "LID 0xffff is the permissive LID, not a target");
+		return ibpath_fail(err, errlen, "LID %s is the permissive LID 0xffff, not a target", text);
 	rc = ibpath_path_new(&p, IBPATH_KIND_IB);
 	if (rc)
 		return rc;
@@ -100,7 +100,7 @@ static int parse_guid(const char *text, struct ibpath_path **out, char *err, siz
 		return ibpath_fail(err, errlen,
 				   "\"%s\" is not a GUID (0x0002c90300001492 or 0002:c903:0000:1492)", text);
 	if (!guid)
-		return ibpath_fail(err, errlen, "GUID 0 is not a port GUID");
+		return ibpath_fail(err, errlen, "GUID %s is 0, not a port GUID", text);
 	ibstruct_gid_make(&gid, LINK_LOCAL_PREFIX, guid);
 	return make_gid_path(&gid, NULL, out);
 }
@@ -111,6 +111,7 @@ static int parse_gid(const char *text, struct ibpath_path **out, char *err, size
 	char addr[64];
 	ibstruct_gid_t gid;
 	size_t n = pct ? (size_t)(pct - text) : strlen(text);
+	int rc;
 
 	if (n >= sizeof(addr))
 		return ibpath_fail(err, errlen, "\"%.*s\" is not a GID", (int)n, text);
@@ -118,13 +119,13 @@ static int parse_gid(const char *text, struct ibpath_path **out, char *err, size
 	addr[n] = 0;
 	if (ibstruct_gid_parse(addr, &gid))
 		return ibpath_fail(err, errlen, "\"%s\" is not a GID", addr);
-	if (pct) {
-		if (!pct[1])
-			return ibpath_fail(err, errlen, "\"%s\": no end port after '%%'", text);
-		if (strpbrk(pct + 1, ",()= \t\n'\"") || strlen(pct + 1) >= 96)
-			return ibpath_fail(err, errlen, "\"%s\": bad end port \"%s\"", text, pct + 1);
-	}
-	return make_gid_path(&gid, pct ? pct + 1 : NULL, out);
+	if (pct && !pct[1])
+		return ibpath_fail(err, errlen, "\"%s\": no end port after '%%'", text);
+	/* the end port name is checked where it is stored: ibpath_path_set_end_port() */
+	rc = make_gid_path(&gid, pct ? pct + 1 : NULL, out);
+	if (pct && (rc == -EINVAL || rc == -ENAMETOOLONG))
+		return ibpath_fail(err, errlen, "\"%s\": bad end port \"%s\"", text, pct + 1);
+	return rc;
 }
 
 static int parse_dr(const char *text, unsigned flags, struct ibpath_path **out, char *err,

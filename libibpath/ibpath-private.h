@@ -30,6 +30,7 @@ struct ibpath_port {
 	unsigned rate_mbps;
 	uint32_t cap_mask;
 	enum ibpath_link_layer link_layer;
+	char link_layer_name[32];
 	uint64_t guid;
 	bool has_guid_file;
 	uint8_t subnet_timeout;

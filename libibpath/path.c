@@ -233,6 +233,8 @@ IBPATH_EXPORT const char *ibpath_path_end_port(const struct ibpath_path *path)
 
 IBPATH_EXPORT int ibpath_path_set_end_port(struct ibpath_path *path, const char *name)
 {
+	const char *s;
+
 	if (!path)
 		return -EINVAL;
 	if (!name) {
@@ -241,8 +243,11 @@ IBPATH_EXPORT int ibpath_path_set_end_port(struct ibpath_path *path, const char 
 	}
 	if (strlen(name) >= sizeof(path->end_port))
 		return -ENAMETOOLONG;
-	if (strpbrk(name, ",()= \t\n'\""))
-		return -EINVAL;
+	/* the spec form must carry the name unchanged: no item or value delimiters, quotes,
+	 * or blanks and control characters (which the spec parser trims) */
+	for (s = name; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == 0x7f || strchr(",()='\"", *s))
+			return -EINVAL;
 	strcpy(path->end_port, name);
 	return 0;
 }
@@ -308,7 +313,8 @@ IBPATH_EXPORT unsigned ibpath_path_mad_timeout_ms(const struct ibpath_path *path
 		return (unsigned)path->attr[IBPATH_TIMEOUT_MS];
 	plt = (unsigned)path->attr[IBPATH_PACKET_LIFE_TIME];
 	rt = (unsigned)path->attr[IBPATH_RESP_TIME];
-	ns = (UINT64_C(4096) << (plt + 1 > 31 ? 31 : plt + 1)) + (UINT64_C(4096) << rt);
+	/* plt and rt are at most 31 (ibpath_path_set), so 2^(plt+1) needs no clamping */
+	ns = (UINT64_C(4096) << (plt + 1)) + (UINT64_C(4096) << rt);
 	return (unsigned)((ns + 999999) / 1000000);
 }
 
@@ -388,10 +394,11 @@ IBPATH_EXPORT int ibpath_path_format(const struct ibpath_path *path, char *buf, 
 	return out_done(&o);
 }
 
-/* One spec item: name and value text, collected to sort them by name. */
+/* One spec item: name and value text, collected to sort them by name.  The longest value
+ * is a DR path of 64 hops through 3-digit ports: "0" + 64 * ":255". */
 struct item {
 	const char *name;
-	char value[256];
+	char value[1 + IBPATH_MAX_HOPS * 4 + 1];
 };
 
 static int item_cmp(const void *a, const void *b)
@@ -432,7 +439,9 @@ IBPATH_EXPORT int ibpath_path_format_spec(const struct ibpath_path *path, char *
 	}
 	if (path->end_port[0]) {
 		items[n].name = "end_port";
-		snprintf(items[n].value, sizeof(items[n].value), "%s", path->end_port);
+		/* bare None means "no end port" (python-rdma's repr), so quote that name */
+		snprintf(items[n].value, sizeof(items[n].value),
+			 strcmp(path->end_port, "None") ? "%s" : "'%s'", path->end_port);
 		n++;
 	}
 	if (path->kind == IBPATH_KIND_DR) {
@@ -487,7 +496,9 @@ static int parse_port_list(const char *s, char sep, uint8_t *ports, unsigned *co
 		ports[n++] = (uint8_t)v;
 		p = end;
 		if (*p == sep) {
-			p++;
+			/* callers strip the one trailing separator they accept */
+			if (!*++p)
+				return ibpath_fail(err, errlen, "%s \"%s\" ends with '%c'", what, s, sep);
 			continue;
 		}
 		if (*p)
@@ -520,10 +531,15 @@ static int parse_u64(const char *s, uint64_t *v)
 	return 0;
 }
 
-/* "GID('fe80::1')" or "fe80::1" */
-static int parse_gid_value(char *v, ibstruct_gid_t *gid)
+/* "GID('fe80::1')" or "fe80::1" (text is left as it is, for the error message) */
+static int parse_gid_value(const char *text, ibstruct_gid_t *gid)
 {
-	size_t l = strlen(v);
+	char buf[128], *v = buf;
+	size_t l = strlen(text);
+
+	if (l >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, text, l + 1);
 
 	if (!strncmp(v, "GID(", 4) && l > 5 && v[l - 1] == ')') {
 		v[l - 1] = 0;
@@ -623,12 +639,13 @@ int ibpath_parse_spec(const char *text, struct ibpath_path **out, char *err, siz
 		} else if (!strcmp(name, "end_port")) {
 			size_t vl = strlen(val);
 
+			/* None (unquoted) is no end port; 'None' is a port of that name */
+			if (!strcmp(val, "None"))
+				continue;
 			if (vl >= 2 && (val[0] == '\'' || val[0] == '"') && val[vl - 1] == val[0]) {
 				val[vl - 1] = 0;
 				val++;
 			}
-			if (!strcmp(val, "None"))
-				continue;
 			if (ibpath_path_set_end_port(p, val)) {
 				rc = ibpath_fail(err, errlen, "\"%s\": bad end_port \"%s\"", text, val);
 				goto fail;

@@ -183,7 +183,9 @@ static int read_port(struct ibpath_device *dev, struct ibpath_port *p, const cha
 		p->cap_mask = (uint32_t)leading_number(buf);
 	/* libibumad treats a missing link_layer file as InfiniBand */
 	p->link_layer = IBPATH_LINK_LAYER_INFINIBAND;
-	if (read_attr(buf, sizeof(buf), "%s/link_layer", dir) >= 0) {
+	strcpy(p->link_layer_name, "IB");
+	if (read_attr(p->link_layer_name, sizeof(p->link_layer_name), "%s/link_layer", dir) >= 0) {
+		strcpy(buf, p->link_layer_name);
 		if (!strcmp(buf, "InfiniBand") || !strcmp(buf, "IB"))
 			p->link_layer = IBPATH_LINK_LAYER_INFINIBAND;
 		else if (!strcmp(buf, "Ethernet"))
@@ -450,6 +452,7 @@ PORT_GET(const char *, rate_text, port->rate, NULL)
 PORT_GET(unsigned, rate_mbps, port->rate_mbps, 0)
 PORT_GET(uint32_t, cap_mask, port->cap_mask, 0)
 PORT_GET(enum ibpath_link_layer, link_layer, port->link_layer, IBPATH_LINK_LAYER_UNKNOWN)
+PORT_GET(const char *, link_layer_name, port->link_layer_name, NULL)
 PORT_GET(uint64_t, guid, port->guid, 0)
 PORT_GET(uint64_t, subnet_prefix, port->ngids ? ibstruct_gid_prefix(&port->gids[0]) : 0, 0)
 PORT_GET(unsigned, gid_count, port->ngids, 0)

@@ -1,20 +1,52 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# Builds the libibstruct libFuzzer target with clang (ASan + UBSan) and runs it briefly.
+# Builds the libFuzzer targets with clang (ASan + UBSan) and runs each briefly:
+# fuzz-ibstruct (libibstruct) and fuzz-ibpath (libibpath's parser and path objects).
+# FUZZ_SECONDS is the whole budget, split evenly between the targets.
 # Longer runs: FUZZ_SECONDS=600 sh tests/fuzz/run-fuzz.sh (see doc/libibstruct.md).
 set -u
 : "${top_srcdir:=.}" "${CLANG:=clang}" "${FUZZ_SECONDS:=20}"
 command -v "$CLANG" >/dev/null 2>&1 || { echo "SKIP: no clang"; exit 77; }
 out=${FUZZ_OUT:-$(mktemp -d)}
 [ -n "${FUZZ_OUT:-}" ] || trap 'rm -rf "$out"' EXIT
+each=$((FUZZ_SECONDS / 2))
+[ "$each" -ge 1 ] || each=1
 lib=$top_srcdir/libibstruct
-"$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-DPACKAGE_VERSION='"fuzz"' -I"$lib/include" -I"$lib" \
-	"$top_srcdir/tests/fuzz/fuzz-ibstruct.c" "$lib/ibstruct-gen.c" "$lib/desc.c" \
-	"$lib/guid.c" "$lib/names.c" "$lib/print.c" "$lib/print-saquery.c" -o "$out/fuzz-ibstruct" || exit 1
-mkdir -p "$out/corpus"
-"$out/fuzz-ibstruct" -max_total_time="$FUZZ_SECONDS" -max_len=1024 -rss_limit_mb=2048 \
-	-print_final_stats=1 "$out/corpus" 2>"$out/log"
-rc=$?
-tail -n 15 "$out/log"
-exit $rc
+path=$top_srcdir/libibpath
+IBSTRUCT_SRCS="$lib/ibstruct-gen.c $lib/desc.c $lib/guid.c $lib/names.c $lib/print.c $lib/print-saquery.c"
+build() {
+	"$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-DPACKAGE_VERSION='"fuzz"' -I"$lib/include" -I"$lib" -I"$path/include" -I"$path" "$@"
+}
+# run NAME: fuzz one target for $each seconds with its corpus in $out/corpus-NAME
+run() {
+	"$out/$1" -max_total_time="$each" -max_len=1024 -rss_limit_mb=2048 \
+		-print_final_stats=1 "$out/corpus-$1" 2>"$out/log-$1"
+	rc=$?
+	echo "=== $1 (exit $rc)"
+	tail -n 15 "$out/log-$1"
+	return $rc
+}
+
+# shellcheck disable=SC2086 # word splitting of the source lists is intended
+build "$top_srcdir/tests/fuzz/fuzz-ibstruct.c" $IBSTRUCT_SRCS -o "$out/fuzz-ibstruct" || exit 1
+# shellcheck disable=SC2086
+build "$top_srcdir/tests/fuzz/fuzz-ibpath.c" "$path/sysfs.c" "$path/select.c" "$path/path.c" \
+	"$path/addr.c" $IBSTRUCT_SRCS -o "$out/fuzz-ibpath" || exit 1
+
+mkdir -p "$out/corpus-fuzz-ibstruct" "$out/corpus-fuzz-ibpath"
+# Seeds for the path parser: byte 0 is the flags ('@' none, 'D' -D, 'd' -D atoi, 'Q' -L mcast,
+# 'B' -G, 'H' GID), then one address of each form.
+i=0
+for seed in '@2' '@0x2' '@010' 'Q0xc000' '@0x0002c90300001492' '@0002c90300001492' \
+	'B0002:c903:0000:1492' '@fe80::2:c903:0:1492' 'Hfe80::1%mlx5_0/1' 'D0' '@0,1,4,' \
+	'd0,x,3' '@IBPath(DLID=2,SL=2)' '@IBDRPath(drPath=0:1:4,drReturnPath=0:2:3,DLID=5)' \
+	"@IBPath(DGID=GID('fe80::1'),SGID=::,hop_limit=64,end_port='mlx5_0/1',pkey=0x7fff)"; do
+	printf '%s' "$seed" >"$out/corpus-fuzz-ibpath/seed$i"
+	i=$((i + 1))
+done
+
+status=0
+run fuzz-ibstruct || status=1
+run fuzz-ibpath || status=1
+exit $status

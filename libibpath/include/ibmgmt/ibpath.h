@@ -38,7 +38,7 @@ enum {
 
 /* Reads <sysfs_root>/class/infiniband and <sysfs_root>/class/infiniband_mad.  sysfs_root
  * NULL means "/sys".  A device directory that cannot be read is skipped; missing files
- * leave their value at 0/empty.  -ENOENT: no RDMA device at all. */
+ * leave their value at 0/empty.  -ENODEV: no RDMA device at all. */
 int ibpath_devlist_open(struct ibpath_devlist **out, const char *sysfs_root, unsigned flags);
 void ibpath_devlist_close(struct ibpath_devlist *list);
 unsigned ibpath_devlist_count(const struct ibpath_devlist *list);
@@ -54,6 +54,8 @@ const char *ibpath_device_hw_rev(const struct ibpath_device *dev);
 const char *ibpath_device_hca_type(const struct ibpath_device *dev);
 const char *ibpath_device_board_id(const struct ibpath_device *dev);
 const char *ibpath_device_node_desc(const struct ibpath_device *dev);
+/* The number of port directories (a switch has one: port 0; libibumad's "numports" is the
+ * highest port number instead). */
 unsigned ibpath_device_port_count(const struct ibpath_device *dev);
 /* By index 0..count-1, in port number order. */
 const struct ibpath_port *ibpath_device_port(const struct ibpath_device *dev, unsigned index);
@@ -72,6 +74,9 @@ const char *ibpath_port_rate_text(const struct ibpath_port *port);
 unsigned ibpath_port_rate_mbps(const struct ibpath_port *port);
 uint32_t ibpath_port_cap_mask(const struct ibpath_port *port);
 enum ibpath_link_layer ibpath_port_link_layer(const struct ibpath_port *port);
+/* The link_layer file's text ("InfiniBand", "Ethernet"), "IB" when the file is missing
+ * (as libibumad reports it). */
+const char *ibpath_port_link_layer_name(const struct ibpath_port *port);
 /* port_guid file, else the interface ID of GID 0 (as libibumad does). */
 uint64_t ibpath_port_guid(const struct ibpath_port *port);
 uint64_t ibpath_port_subnet_prefix(const struct ibpath_port *port);
@@ -88,10 +93,11 @@ void ibpath_port_set_subnet_timeout(struct ibpath_port *port, uint8_t timeout);
 /* "mlx5_0/1" */
 int ibpath_port_format(const struct ibpath_port *port, char *buf, size_t len);
 
-/* End port selection from one string: "" or NULL (default: the first ACTIVE InfiniBand
- * port, else the first LinkUp, else the first not disabled), "mlx5_0" (that device's best
- * port; switches use port 0), "mlx5_0/2", a port GID, a port GUID (0x.. or canonical), or a
- * node GUID.  -ENODEV when nothing matches. */
+/* End port selection from one string: "" or NULL (the default, as libibumad chooses it:
+ * the first device with an ACTIVE InfiniBand port, else the first device with a LinkUp or
+ * at least not disabled port), "mlx5_0" (that device's best port; a switch uses port 0),
+ * "mlx5_0/2", a port GID, a port GUID (0x.. or canonical), or a node GUID.  -ENODEV when
+ * nothing matches. */
 int ibpath_devlist_select(const struct ibpath_devlist *list, const char *spec,
 			  const struct ibpath_port **out, char *err, size_t errlen);
 /* infiniband-diags -C/-P semantics (libibumad): ca NULL and/or port 0 mean "not given";
