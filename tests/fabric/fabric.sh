@@ -1,0 +1,674 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# shellcheck shell=sh
+#
+# Simulated-fabric test fixture: ibsim + OpenSM under umad2sim, one private
+# fabric per calling shell.  Source this file from a POSIX sh test script:
+#
+#	. "$top_srcdir/tests/fabric/fabric.sh"
+#	fabric_require                      # SKIP (exit 77) if the packages are missing
+#	fabric_start "$top_srcdir/tests/fabric/topo/two-switch.net" || exit 1
+#	fabric_run hca-a1 "$FABRIC_REF/sminfo"
+#	fabric_console 'Unlink "sw-a"[7]'
+#	fabric_stop                         # also runs from the EXIT/INT/TERM/HUP trap
+#
+# See tests/fabric/README.md for the whole interface.  Every name this file
+# defines starts with fabric_ / _fabric_ (functions) or FABRIC_ (variables).
+#
+# Design notes (facts measured on Debian 12: ibsim 0.10, OpenSM 3.3.23):
+#  - ibsim's sockets are abstract unix sockets named after $IBSIM_SOCKNAME, so
+#    every fabric gets its own name (ibmgmt-<pid>-<mktemp suffix>) and every
+#    process we start gets it explicitly; nothing uses fixed ports or files
+#    outside the private work directory.
+#  - ibsim reads console commands from stdin: a FIFO held open by a small
+#    watchdog process (the "holder").  The holder also cleans up if the test
+#    shell disappears without running its traps (SIGKILL).
+#  - ibsim prints its console prompt before it binds its sockets; readiness is
+#    the "@<name>:ctl" entry in /proc/net/unix.
+#  - OpenSM buffers its log unless told to flush; it only prints "SUBNET UP" to
+#    stdout on some sweeps.  We run it with force_log_flush and wait for
+#    "SUBNET UP" in its log, then confirm with the reference sminfo.
+#  - Every process we start carries IBMGMT_FABRIC_ID=<socket name>:<role> in its
+#    environment; we only ever signal a PID whose /proc/PID/environ has it.
+
+# ---------------------------------------------------------------------------
+# Configuration (environment, all optional)
+#   IBMGMT_REQUIRE_FABRIC=1   missing packages are an error (exit 1), not a SKIP
+#   IBMGMT_FABRIC_TIMEOUT     seconds fabric_start waits for the SM (default 30)
+#   IBMGMT_FABRIC_TMPDIR      parent of the work dirs (default /dev/shm)
+#   IBMGMT_FABRIC_KEEP=1      keep the work dir after fabric_stop (debugging)
+#   IBMGMT_FABRIC_VERBOSE=1   progress messages on stderr
+#   IBMGMT_REF_BINDIR         reference infiniband-diags tools (default /usr/sbin)
+#   IBMGMT_IBSIM, IBMGMT_OPENSM, IBMGMT_UMAD2SIM   override the binaries/library
+# ---------------------------------------------------------------------------
+
+: "${FABRIC_DIR:=}"
+FABRIC_REF=${IBMGMT_REF_BINDIR:-/usr/sbin}
+
+# Messages name the function they come from ("fabric_start: ...").
+_fabric_say() {
+	printf '%s\n' "$*" >&2
+}
+
+_fabric_verbose() {
+	if [ "${IBMGMT_FABRIC_VERBOSE:-0}" = 1 ]; then
+		printf '%s\n' "fabric_start: $*" >&2
+	fi
+	return 0
+}
+
+# Short poll interval (GNU/busybox sleep take fractions; plain POSIX does not).
+_fabric_nap() {
+	sleep "${1:-0.05}" 2>/dev/null || sleep 1
+}
+
+# _fabric_which NAME: print the path of NAME (PATH, then the sbin dirs).
+_fabric_which() {
+	_fw_p=$(command -v "$1" 2>/dev/null) && [ -n "$_fw_p" ] && { printf '%s\n' "$_fw_p"; return 0; }
+	for _fw_d in /usr/sbin /sbin /usr/local/sbin /usr/local/bin /usr/bin; do
+		if [ -x "$_fw_d/$1" ]; then
+			printf '%s\n' "$_fw_d/$1"
+			return 0
+		fi
+	done
+	return 1
+}
+
+_fabric_find_umad2sim() {
+	if [ -n "${IBMGMT_UMAD2SIM:-}" ]; then
+		[ -r "$IBMGMT_UMAD2SIM" ] && printf '%s\n' "$IBMGMT_UMAD2SIM"
+		return
+	fi
+	for _fu in /usr/lib/*/umad2sim/libumad2sim.so \
+		/usr/lib64/umad2sim/libumad2sim.so /usr/lib/umad2sim/libumad2sim.so \
+		/usr/local/lib/umad2sim/libumad2sim.so; do
+		if [ -r "$_fu" ]; then
+			printf '%s\n' "$_fu"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# _fabric_alive PID: the process exists and is not a zombie.
+_fabric_alive() {
+	[ -n "${1:-}" ] && [ -r "/proc/$1/stat" ] || return 1
+	_fa_stat=
+	read -r _fa_stat < "/proc/$1/stat" 2>/dev/null || return 1
+	_fa_stat=${_fa_stat##*) }
+	case $_fa_stat in
+	Z* | X* | x*) return 1 ;;
+	esac
+	return 0
+}
+
+# _fabric_ours PID ROLE: PID is alive and is the process we started as ROLE.
+_fabric_ours() {
+	_fabric_alive "$1" || return 1
+	tr '\0' '\n' 2>/dev/null < "/proc/$1/environ" |
+		grep -qxF "IBMGMT_FABRIC_ID=$FABRIC_SOCK:$2"
+}
+
+# _fabric_kill PID ROLE SECONDS: SIGTERM, then SIGKILL after SECONDS.
+_fabric_kill() {
+	[ -n "${1:-}" ] || return 0
+	if _fabric_ours "$1" "$2"; then
+		kill -TERM "$1" 2>/dev/null || :
+		_fk_n=$(($3 * 20))
+		while [ "$_fk_n" -gt 0 ] && _fabric_ours "$1" "$2"; do
+			_fabric_nap 0.05
+			_fk_n=$((_fk_n - 1))
+		done
+		if _fabric_ours "$1" "$2"; then
+			_fabric_say "fabric_stop: $2 (pid $1) ignored SIGTERM for $3 s, sending SIGKILL"
+			kill -KILL "$1" 2>/dev/null || :
+			_fk_n=40
+			while [ "$_fk_n" -gt 0 ] && _fabric_ours "$1" "$2"; do
+				_fabric_nap 0.05
+				_fk_n=$((_fk_n - 1))
+			done
+		fi
+	fi
+	# Reap it if it is our child (no-op otherwise).
+	wait "$1" 2>/dev/null || :
+	return 0
+}
+
+# _fabric_node_counts NETFILE: "nodes switches ports lids" as ibsim counts them.
+_fabric_node_counts() {
+	awk '
+	function nports(   i) {
+		for (i = 2; i <= NF; i++)
+			if ($i ~ /^[0-9]+$/)
+				return $i + 0
+		return 0
+	}
+	/^Switch/ { p = nports(); nodes++; sw++; ports += p + 1; lids++; next }
+	/^(Hca|Ca|Rt)/ { p = nports(); nodes++; ports += p; lids += p; next }
+	END { printf "%d %d %d %d\n", nodes, sw, ports, lids }' "$1"
+}
+
+# _fabric_first_node NETFILE: the id of the first node (ibsim's default port).
+_fabric_first_node() {
+	awk '/^(Switch|Hca|Ca|Rt)/ {
+		if (match($0, /"[^"]*"/)) { print substr($0, RSTART + 1, RLENGTH - 2); exit }
+	}' "$1"
+}
+
+# fabric_count_nodes NETFILE: number of nodes (Switch/Hca/Ca/Rt records).
+fabric_count_nodes() {
+	# shellcheck disable=SC2046
+	set -- $(_fabric_node_counts "$1")
+	printf '%s\n' "$1"
+}
+
+_fabric_need() {
+	if [ -z "${FABRIC_DIR:-}" ] || [ ! -d "$FABRIC_DIR" ]; then
+		_fabric_say "$1: no fabric is running (call fabric_start first)"
+		return 1
+	fi
+	return 0
+}
+
+# ---------------------------------------------------------------------------
+# fabric_require [REFERENCE_TOOL...]
+# Checks ibsim, opensm, libumad2sim.so and the reference tools (sminfo,
+# smpquery, ibnetdiscover and any named).  Missing: "SKIP: <reason>", exit 77;
+# with IBMGMT_REQUIRE_FABRIC=1: "ERROR: <reason>", exit 1.
+# ---------------------------------------------------------------------------
+# shellcheck disable=SC2120
+fabric_require() {
+	_fr_why=
+	FABRIC_IBSIM=${IBMGMT_IBSIM:-$(_fabric_which ibsim)} || FABRIC_IBSIM=
+	[ -n "$FABRIC_IBSIM" ] && [ -x "$FABRIC_IBSIM" ] ||
+		_fr_why="$_fr_why${_fr_why:+; }ibsim not found (package ibsim-utils)"
+	FABRIC_OPENSM=${IBMGMT_OPENSM:-$(_fabric_which opensm)} || FABRIC_OPENSM=
+	[ -n "$FABRIC_OPENSM" ] && [ -x "$FABRIC_OPENSM" ] ||
+		_fr_why="$_fr_why${_fr_why:+; }opensm not found (package opensm)"
+	FABRIC_UMAD2SIM=$(_fabric_find_umad2sim) ||
+		_fr_why="$_fr_why${_fr_why:+; }libumad2sim.so not found (package libumad2sim0)"
+	_fr_missing=
+	for _fr_t in sminfo smpquery ibnetdiscover "$@"; do
+		[ -x "$FABRIC_REF/$_fr_t" ] || _fr_missing="$_fr_missing $_fr_t"
+	done
+	[ -z "$_fr_missing" ] ||
+		_fr_why="$_fr_why${_fr_why:+; }reference tools missing in $FABRIC_REF:$_fr_missing (package infiniband-diags)"
+	for _fr_t in awk mkfifo mktemp tr grep timeout; do
+		command -v "$_fr_t" >/dev/null 2>&1 ||
+			_fr_why="$_fr_why${_fr_why:+; }$_fr_t not found"
+	done
+	[ -r /proc/net/unix ] ||
+		_fr_why="$_fr_why${_fr_why:+; }/proc/net/unix not readable"
+	[ -z "$_fr_why" ] && return 0
+	if [ "${IBMGMT_REQUIRE_FABRIC:-0}" = 1 ]; then
+		printf '%s\n' "ERROR: simulated fabric unavailable: $_fr_why (IBMGMT_REQUIRE_FABRIC=1)"
+		exit 1
+	fi
+	printf '%s\n' "SKIP: simulated fabric unavailable: $_fr_why"
+	exit 77
+}
+
+# ---------------------------------------------------------------------------
+# fabric_start NETFILE [SM_NODE]
+# SM_NODE: node (id or description) OpenSM attaches to; default the first node
+# of NETFILE; "-" starts no SM (ports stay Initialize, LIDs 0: DR only).
+# Returns 0 with the subnet up, or 1 after printing why and cleaning up.
+# ---------------------------------------------------------------------------
+fabric_start() {
+	# shellcheck disable=SC2119
+	fabric_require
+	if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+		_fabric_say "usage: fabric_start NETFILE [SM_NODE|-]"
+		return 1
+	fi
+	if [ -n "${_fabric_owner:-}" ]; then
+		_fabric_say "fabric_start: a fabric is already running in this shell ($FABRIC_DIR); fabric_stop it first"
+		return 1
+	fi
+	_fs_net=$1
+	case $_fs_net in
+	/*) ;;
+	*) _fs_net=$(pwd)/$_fs_net ;;
+	esac
+	if [ ! -r "$_fs_net" ]; then
+		_fabric_say "fabric_start: cannot read net file $_fs_net"
+		return 1
+	fi
+	_fs_sm=${2:-$(_fabric_first_node "$_fs_net")}
+	if [ -z "$_fs_sm" ]; then
+		_fabric_say "fabric_start: no node found in $_fs_net"
+		return 1
+	fi
+	_fs_t0=$(date +%s)
+
+	_fs_base=${IBMGMT_FABRIC_TMPDIR:-/dev/shm}
+	if [ ! -d "$_fs_base" ] || [ ! -w "$_fs_base" ]; then
+		_fs_base=${TMPDIR:-/tmp}
+	fi
+	FABRIC_DIR=$(mktemp -d "$_fs_base/ibmgmt-fabric.XXXXXX") || {
+		FABRIC_DIR=
+		_fabric_say "fabric_start: cannot create a work dir in $_fs_base"
+		return 1
+	}
+	_fabric_owner=$$
+	FABRIC_SOCK=ibmgmt-$$-${FABRIC_DIR##*.}
+	FABRIC_NET=$_fs_net
+	FABRIC_SM_NODE=$_fs_sm
+	FABRIC_SM_LOG=$FABRIC_DIR/opensm.log
+	FABRIC_SIM_OUT=$FABRIC_DIR/ibsim.out
+	FABRIC_SIM_PID='' FABRIC_SM_PID='' FABRIC_HOLD_PID='' FABRIC_SEQ=0
+	export FABRIC_DIR FABRIC_SOCK FABRIC_NET FABRIC_SM_NODE FABRIC_REF FABRIC_SM_LOG \
+		FABRIC_SIM_OUT FABRIC_UMAD2SIM
+	trap '_fabric_on_exit' EXIT
+	trap '_fabric_on_signal INT 130' INT
+	trap '_fabric_on_signal TERM 143' TERM
+	trap '_fabric_on_signal HUP 129' HUP
+	_fabric_verbose "work dir $FABRIC_DIR, IBSIM_SOCKNAME=$FABRIC_SOCK"
+
+	if ! mkfifo "$FABRIC_DIR/console.in"; then
+		_fabric_start_failed "cannot create the console FIFO"
+		return 1
+	fi
+
+	# The holder keeps a writer on the console FIFO (ibsim busy-loops on EOF)
+	# and, if this shell dies without cleaning up, stops OpenSM and ibsim.
+	# It opens the FIFO read-write, which never blocks.
+	(
+		cd "$FABRIC_DIR" || exit 1
+		IBMGMT_FABRIC_ID=$FABRIC_SOCK:hold
+		export IBMGMT_FABRIC_ID
+		exec sh -c "$_fabric_holder_script" fabric-holder "$$" "$FABRIC_DIR" "$FABRIC_SOCK" \
+			3<>console.in </dev/null >/dev/null 2>&1
+	) &
+	FABRIC_HOLD_PID=$!
+
+	# ibsim, with larger tables if the topology needs them.
+	# shellcheck disable=SC2046
+	set -- $(_fabric_node_counts "$FABRIC_NET")
+	_fs_flags=
+	[ "$1" -le 2048 ] || _fs_flags="$_fs_flags -N $(($1 + 16))"
+	[ "$2" -le 256 ] || _fs_flags="$_fs_flags -S $(($2 + 16))"
+	[ "$3" -le 13312 ] || _fs_flags="$_fs_flags -P $(($3 + 64))"
+	[ "$4" -lt 30720 ] || _fs_flags="$_fs_flags -L $((($4 / 64 + 2) * 64))"
+	FABRIC_NODES=$1
+	export FABRIC_NODES
+	_fabric_verbose "$1 nodes, $2 switches, $3 ports; ibsim -s$_fs_flags"
+	(
+		cd "$FABRIC_DIR" || exit 1
+		IBMGMT_FABRIC_ID=$FABRIC_SOCK:sim IBSIM_SOCKNAME=$FABRIC_SOCK
+		export IBMGMT_FABRIC_ID IBSIM_SOCKNAME
+		# shellcheck disable=SC2086
+		exec "$FABRIC_IBSIM" -s $_fs_flags "$FABRIC_NET" <console.in >ibsim.out 2>ibsim.err
+	) &
+	FABRIC_SIM_PID=$!
+	echo "$FABRIC_SIM_PID" > "$FABRIC_DIR/sim.pid"
+
+	_fs_deadline=$((_fs_t0 + ${IBMGMT_FABRIC_TIMEOUT:-30}))
+	until grep -qF "@$FABRIC_SOCK:ctl" /proc/net/unix 2>/dev/null; do
+		if ! _fabric_alive "$FABRIC_SIM_PID"; then
+			_fabric_start_failed "ibsim exited while reading $FABRIC_NET"
+			return 1
+		fi
+		if [ "$(date +%s)" -ge "$_fs_deadline" ]; then
+			_fabric_start_failed "ibsim did not open its sockets within ${IBMGMT_FABRIC_TIMEOUT:-30} s"
+			return 1
+		fi
+		_fabric_nap 0.02
+	done
+	_fabric_verbose "ibsim up (pid $FABRIC_SIM_PID)"
+
+	if [ "$FABRIC_SM_NODE" = - ]; then
+		_fabric_write_pids
+		_fabric_verbose "fabric up without SM in $(($(date +%s) - _fs_t0)) s"
+		return 0
+	fi
+
+	_fabric_write_osm_conf
+	(
+		cd "$FABRIC_DIR" || exit 1
+		IBMGMT_FABRIC_ID=$FABRIC_SOCK:sm IBSIM_SOCKNAME=$FABRIC_SOCK SIM_HOST=$FABRIC_SM_NODE
+		OSM_TMP_DIR=$FABRIC_DIR OSM_CACHE_DIR=$FABRIC_DIR LD_PRELOAD=$FABRIC_UMAD2SIM
+		export IBMGMT_FABRIC_ID IBSIM_SOCKNAME SIM_HOST OSM_TMP_DIR OSM_CACHE_DIR LD_PRELOAD
+		exec "$FABRIC_OPENSM" -F "$FABRIC_DIR/opensm.conf" -f "$FABRIC_SM_LOG" \
+			</dev/null >opensm.out 2>&1
+	) &
+	FABRIC_SM_PID=$!
+	echo "$FABRIC_SM_PID" > "$FABRIC_DIR/sm.pid"
+
+	# Up = OpenSM logged its first "SUBNET UP" and the reference sminfo, run
+	# on the SM's node, reports it MASTER (state 3).
+	_fs_last=
+	while :; do
+		if ! _fabric_alive "$FABRIC_SIM_PID"; then
+			_fabric_start_failed "ibsim exited while OpenSM was starting"
+			return 1
+		fi
+		if ! _fabric_alive "$FABRIC_SM_PID"; then
+			_fabric_start_failed "OpenSM exited (SIM_HOST=$FABRIC_SM_NODE)"
+			return 1
+		fi
+		if grep -q 'SUBNET UP' "$FABRIC_SM_LOG" 2>/dev/null; then
+			_fs_last=$(fabric_run "$FABRIC_SM_NODE" timeout 10 "$FABRIC_REF/sminfo" 2>&1) || :
+			case $_fs_last in
+			*"state 3 SMINFO_MASTER"*) break ;;
+			esac
+		fi
+		if [ "$(date +%s)" -ge "$_fs_deadline" ]; then
+			_fabric_start_failed "OpenSM did not bring the subnet up within ${IBMGMT_FABRIC_TIMEOUT:-30} s (want \"SUBNET UP\" in the log and sminfo state 3; last sminfo: ${_fs_last:-not run})"
+			return 1
+		fi
+		_fabric_nap 0.05
+	done
+	_fabric_write_pids
+	_fabric_verbose "subnet up in $(($(date +%s) - _fs_t0)) s: $_fs_last"
+	return 0
+}
+
+_fabric_write_pids() {
+	{
+		echo "hold $FABRIC_HOLD_PID"
+		echo "sim $FABRIC_SIM_PID"
+		[ -z "$FABRIC_SM_PID" ] || echo "sm $FABRIC_SM_PID"
+	} > "$FABRIC_DIR/pids"
+	export FABRIC_SIM_PID FABRIC_SM_PID FABRIC_HOLD_PID
+}
+
+# OpenSM reads /etc/opensm/* by default: point every such file into the work
+# dir so the host's configuration cannot leak in, and flush the log per line.
+_fabric_write_osm_conf() {
+	cat > "$FABRIC_DIR/opensm.conf" <<EOF
+# Written by tests/fabric/fabric.sh for one simulated fabric.
+log_file $FABRIC_SM_LOG
+force_log_flush TRUE
+accum_log_file FALSE
+dump_files_dir $FABRIC_DIR
+partition_config_file $FABRIC_DIR/partitions.conf
+per_module_logging_file $FABRIC_DIR/per-module-logging.conf
+qos_policy_file $FABRIC_DIR/qos-policy.conf
+prefix_routes_file $FABRIC_DIR/prefix-routes.conf
+torus_config $FABRIC_DIR/torus-2QoS.conf
+console off
+daemon FALSE
+EOF
+	cat > "$FABRIC_DIR/partitions.conf" <<'EOF'
+Default=0x7fff, ipoib : ALL=full, ALL_SWITCHES=full, SELF=full ;
+EOF
+}
+
+_fabric_start_failed() {
+	_fabric_say "fabric_start: $1"
+	for _fsf in ibsim.err ibsim.out opensm.out opensm.log; do
+		if [ -s "$FABRIC_DIR/$_fsf" ]; then
+			_fabric_say "fabric_start: --- last lines of $_fsf:"
+			grep -v 'cannot parse remote lid and connection type' "$FABRIC_DIR/$_fsf" |
+				tail -n 8 | awk '{ print "    " $0 }' >&2
+		fi
+	done
+	fabric_stop
+}
+
+# ---------------------------------------------------------------------------
+# fabric_run SIM_HOST CMD [ARG...]
+# Runs CMD attached to node SIM_HOST (id or description), from the work dir
+# (umad2sim writes sys-<pid>/ into its CWD).  A relative CMD path containing a
+# "/" is made absolute first; other relative paths in ARGs are NOT: they would
+# be taken relative to $FABRIC_DIR.  Exit status, stdout and stderr are CMD's.
+# fabric_run_bg SIM_HOST CMD [ARG...]: the same in the background; the
+# client's own PID is in $FABRIC_BG_PID (and $!).
+# ---------------------------------------------------------------------------
+fabric_run() {
+	_fabric_need fabric_run || return 125
+	if [ $# -lt 2 ]; then
+		_fabric_say "usage: fabric_run SIM_HOST CMD [ARG...]"
+		return 125
+	fi
+	_fr_host=$1
+	_fr_cmd=$2
+	shift 2
+	case $_fr_cmd in
+	/*) ;;
+	*/*) _fr_cmd=$(pwd)/$_fr_cmd ;;
+	esac
+	(_fabric_client_exec "$@")
+}
+
+fabric_run_bg() {
+	_fabric_need fabric_run_bg || return 125
+	if [ $# -lt 2 ]; then
+		_fabric_say "usage: fabric_run_bg SIM_HOST CMD [ARG...]"
+		return 125
+	fi
+	_fr_host=$1
+	_fr_cmd=$2
+	shift 2
+	case $_fr_cmd in
+	/*) ;;
+	*/*) _fr_cmd=$(pwd)/$_fr_cmd ;;
+	esac
+	(_fabric_client_exec "$@") &
+	FABRIC_BG_PID=$!
+	export FABRIC_BG_PID
+}
+
+# Runs in a subshell: environment of a client, then exec $_fr_cmd "$@".
+# IBMGMT_FABRIC_ID marks it so fabric_stop can find clients still running.
+_fabric_client_exec() {
+	cd "$FABRIC_DIR" || exit 125
+	IBSIM_SOCKNAME=$FABRIC_SOCK SIM_HOST=$_fr_host IBMGMT_FABRIC_ID=$FABRIC_SOCK:client
+	LD_PRELOAD=${LD_PRELOAD:+$LD_PRELOAD }$FABRIC_UMAD2SIM
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	export IBSIM_SOCKNAME SIM_HOST IBMGMT_FABRIC_ID LD_PRELOAD ASAN_OPTIONS
+	exec "$_fr_cmd" "$@"
+}
+
+# fabric_env [SIM_HOST]: print sh code (for eval) that exports what fabric_run
+# sets: IBSIM_SOCKNAME, LD_PRELOAD, ASAN_OPTIONS, SIM_HOST (if given) and
+# FABRIC_DIR.  Run the clients from $FABRIC_DIR or another writable directory.
+fabric_env() {
+	_fabric_need fabric_env || return 1
+	_fabric_export IBSIM_SOCKNAME "$FABRIC_SOCK"
+	_fabric_export LD_PRELOAD "${LD_PRELOAD:+$LD_PRELOAD }$FABRIC_UMAD2SIM"
+	_fabric_export ASAN_OPTIONS "${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+	[ $# -eq 0 ] || _fabric_export SIM_HOST "$1"
+	_fabric_export FABRIC_DIR "$FABRIC_DIR"
+}
+
+_fabric_export() {
+	printf "%s='%s'; export %s\n" "$1" "$(printf '%s' "$2" | sed "s/'/'\\\\''/g")" "$1"
+}
+
+# ---------------------------------------------------------------------------
+# fabric_console COMMAND
+# Sends one ibsim console command and waits until ibsim has executed it
+# (a "# marker" comment sent after it shows up in ibsim's output).  Prints
+# the command's console output.  Returns 1 if ibsim reported an error
+# ("# nodeid ... not found", "unknown - skipped", ...) or did not answer.
+# ---------------------------------------------------------------------------
+fabric_console() {
+	_fabric_need fabric_console || return 1
+	_fc_cmd=$*
+	case $_fc_cmd in
+	*'
+'*)
+		_fabric_say "fabric_console: one command per call"
+		return 1
+		;;
+	esac
+	# ibsim reads at most 127 bytes per line; longer lines are split.
+	if [ "${#_fc_cmd}" -gt 120 ]; then
+		_fabric_say "fabric_console: command longer than 120 characters"
+		return 1
+	fi
+	if ! _fabric_alive "$FABRIC_SIM_PID"; then
+		_fabric_say "fabric_console: ibsim (pid $FABRIC_SIM_PID) is not running"
+		return 1
+	fi
+	FABRIC_SEQ=$((FABRIC_SEQ + 1))
+	_fc_mark="fabric-sync-$$-$FABRIC_SEQ-$(date +%s%N)"
+	_fc_off=$(wc -c < "$FABRIC_SIM_OUT")
+	# Opened read-write: never blocks, even if ibsim is gone.
+	printf '%s\n# %s\n' "$_fc_cmd" "$_fc_mark" 1<>"$FABRIC_DIR/console.in"
+	_fc_n=500
+	until grep -qF "$_fc_mark" "$FABRIC_SIM_OUT"; do
+		_fc_n=$((_fc_n - 1))
+		if [ "$_fc_n" -le 0 ] || ! _fabric_alive "$FABRIC_SIM_PID"; then
+			_fabric_say "fabric_console: ibsim did not execute: $_fc_cmd"
+			return 1
+		fi
+		_fabric_nap 0.02
+	done
+	# Output = what ibsim printed after the command, up to the marker,
+	# without its "sim> " prompts.
+	_fc_out=$(tail -c +"$((_fc_off + 1))" "$FABRIC_SIM_OUT" | awk -v m="# $_fc_mark" '
+		{ i = index($0, m); if (i) { $0 = substr($0, 1, i - 1); stop = 1 }
+		  gsub(/sim> /, ""); if ($0 != "" || !stop) print; if (stop) exit }')
+	[ -z "$_fc_out" ] || printf '%s\n' "$_fc_out"
+	case $_fc_cmd in
+	[Dd]ump* | [Aa]ttached* | [Hh]elp* | '?'* | '#'* | [Vv]erbose*) return 0 ;;
+	esac
+	case $_fc_out in
+	'#'* | *'
+#'* | *"unknown - skipped"* | *"bad param"* | *"bad lid"* | *"bad clientid"* | \
+		*"Usage:"* | *"no route found"*)
+		return 1 ;;
+	esac
+	return 0
+}
+
+# ---------------------------------------------------------------------------
+# fabric_reap: free the ibsim client slots of clients that died without
+# detaching (killed by a signal/timeout); ibsim has only 10 slots.  Prints the
+# number of slots freed.  Also removes their leftover sys-<pid>/ dirs.
+# ---------------------------------------------------------------------------
+fabric_reap() {
+	_fabric_need fabric_reap || return 1
+	_frp_list=$(fabric_console Attached) || return 1
+	_frp_dead=$(printf '%s\n' "$_frp_list" |
+		sed -n 's/^Client \([0-9][0-9]*\): pid \([0-9][0-9]*\) .*/\1 \2/p' |
+		while read -r _frp_c _frp_p; do
+			_fabric_alive "$_frp_p" || printf '%s\n' "$_frp_c"
+		done)
+	_frp_n=0
+	for _frp_c in $_frp_dead; do
+		fabric_console "X $_frp_c" >/dev/null || :
+		_frp_n=$((_frp_n + 1))
+	done
+	for _frp_d in "$FABRIC_DIR"/sys-*; do
+		[ -d "$_frp_d" ] || continue
+		_fabric_alive "${_frp_d##*/sys-}" || rm -rf "$_frp_d"
+	done
+	printf '%s\n' "$_frp_n"
+}
+
+# fabric_sweeps: number of completed OpenSM heavy sweeps ("SUBNET UP" lines).
+fabric_sweeps() {
+	_fabric_need fabric_sweeps || return 1
+	grep -c 'SUBNET UP' "$FABRIC_SM_LOG" 2>/dev/null || :
+}
+
+# fabric_wait_sweep N [SECONDS]: wait until more than N sweeps completed
+# (take N from fabric_sweeps before injecting the change).  Default 20 s.
+fabric_wait_sweep() {
+	_fabric_need fabric_wait_sweep || return 1
+	_fws_end=$(($(date +%s) + ${2:-20}))
+	while [ "$(fabric_sweeps)" -le "$1" ]; do
+		if [ "$(date +%s)" -ge "$_fws_end" ] || ! _fabric_alive "$FABRIC_SM_PID"; then
+			_fabric_say "fabric_wait_sweep: no new OpenSM sweep after $1 within ${2:-20} s"
+			return 1
+		fi
+		_fabric_nap 0.05
+	done
+	return 0
+}
+
+# ---------------------------------------------------------------------------
+# fabric_stop: stop OpenSM (SIGTERM, SIGKILL after 10 s), then ibsim, then the
+# FIFO holder -- only the PIDs fabric_start started -- and remove the work dir
+# (kept with IBMGMT_FABRIC_KEEP=1).  Safe to call twice or without a fabric.
+# ---------------------------------------------------------------------------
+fabric_stop() {
+	# Only the shell that started the fabric stops it (a child script that
+	# inherited the FABRIC_* variables may use it, not stop it).
+	[ -n "${_fabric_owner:-}" ] && [ -n "${FABRIC_DIR:-}" ] || return 0
+	_fabric_kill_clients
+	_fabric_kill "${FABRIC_SM_PID:-}" sm 10
+	_fabric_kill "${FABRIC_SIM_PID:-}" sim 5
+	_fabric_kill "${FABRIC_HOLD_PID:-}" hold 5
+	if [ "${IBMGMT_FABRIC_KEEP:-0}" = 1 ]; then
+		_fabric_say "fabric_stop: kept work dir $FABRIC_DIR (IBMGMT_FABRIC_KEEP=1)"
+	else
+		rm -rf "$FABRIC_DIR"
+	fi
+	FABRIC_DIR='' FABRIC_SIM_PID='' FABRIC_SM_PID='' FABRIC_HOLD_PID='' _fabric_owner=''
+	trap - EXIT INT TERM HUP
+	return 0
+}
+
+# Clients started by fabric_run/fabric_run_bg that still run (hung tools):
+# SIGKILL, with a note.  Found by their IBMGMT_FABRIC_ID=<socket>:client.
+_fabric_kill_clients() {
+	# shellcheck disable=SC2013
+	for _fkc in $(grep -lzx "IBMGMT_FABRIC_ID=$FABRIC_SOCK:client" /proc/[0-9]*/environ 2>/dev/null); do
+		_fkc=${_fkc#/proc/}
+		_fkc=${_fkc%/environ}
+		[ "$_fkc" != "$$" ] || continue
+		_fabric_ours "$_fkc" client || continue
+		_fabric_say "fabric_stop: killing client pid $_fkc, still running: $(tr '\0' ' ' 2>/dev/null < "/proc/$_fkc/cmdline")"
+		kill -KILL "$_fkc" 2>/dev/null || :
+		wait "$_fkc" 2>/dev/null || :
+	done
+	return 0
+}
+
+_fabric_on_exit() {
+	_foe_rc=$?
+	fabric_stop
+	exit "$_foe_rc"
+}
+
+_fabric_on_signal() {
+	trap - EXIT
+	fabric_stop
+	trap - "$1"
+	exit "$2"
+}
+
+# The holder/watchdog (run as sh -c SCRIPT NAME OWNER_PID DIR SOCK with the
+# console FIFO on fd 3).  While the owner shell lives it just holds the FIFO;
+# if the owner vanishes without fabric_stop, it stops OpenSM and ibsim (after
+# checking their IBMGMT_FABRIC_ID) and removes the work dir.
+# shellcheck disable=SC2016
+_fabric_holder_script='
+owner=$1 dir=$2 sock=$3
+alive() {
+	[ -r "/proc/$1/stat" ] || return 1
+	read -r s < "/proc/$1/stat" 2>/dev/null || return 1
+	s=${s##*) }
+	case $s in Z*|X*|x*) return 1 ;; esac
+}
+ours() {
+	alive "$1" && tr "\0" "\n" 2>/dev/null < "/proc/$1/environ" |
+		grep -qxF "IBMGMT_FABRIC_ID=$sock:$2"
+}
+nap=
+quit() {
+	[ -z "$nap" ] || kill "$nap" 2>/dev/null
+	exit 0
+}
+trap quit TERM INT HUP
+while alive "$owner" && [ -d "$dir" ]; do
+	sleep 1 &
+	nap=$!
+	wait "$nap"
+	nap=
+done
+[ -d "$dir" ] || exit 0
+for role in sm sim; do
+	pid=$(cat "$dir/$role.pid" 2>/dev/null) || continue
+	ours "$pid" "$role" || continue
+	kill -TERM "$pid" 2>/dev/null
+	n=100
+	while [ $n -gt 0 ] && ours "$pid" "$role"; do sleep 0.1; n=$((n - 1)); done
+	ours "$pid" "$role" && kill -KILL "$pid" 2>/dev/null
+done
+rm -rf "$dir"
+'
