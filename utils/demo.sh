@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# The quick start's main job, on a fresh Debian 12 machine:
+#   1. install what is missing (.ci/debian-packages; needs root for apt-get),
+#   2. build ibmgmt (build/demo),
+#   3. start a bundled simulated fabric (ibsim + OpenSM, tests/fabric/topo/two-switch.net),
+#   4. run our code against it next to infiniband-diags, showing both,
+#   5. stop the fabric.
+# It grows as the tools land.  Exit status 0 when every comparison matched.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+missing=
+for p in $(grep -v '^#' .ci/debian-packages); do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "== installing:$missing"
+	if [ "$(id -u)" != 0 ]; then
+		echo "demo: these Debian packages are missing and installing them needs root:$missing" >&2
+		exit 1
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update
+	# shellcheck disable=SC2086
+	apt-get install -y --no-install-recommends $missing
+fi
+
+echo "== building (build/demo)"
+b=$top/build/demo
+[ -x configure ] || autoreconf -fi >/dev/null
+mkdir -p "$b"
+(cd "$b" && { [ -f Makefile ] || "$top/configure" --quiet; } &&
+	make -s -j"$(nproc 2>/dev/null || echo 2)" all tests/ibpath-ibstat) >/dev/null
+
+. "$top/tests/fabric/fabric.sh"
+fabric_require ibstat smpdump
+echo "== starting a simulated fabric: $(fabric_count_nodes tests/fabric/topo/two-switch.net) nodes (tests/fabric/topo/two-switch.net)"
+fabric_start "$top/tests/fabric/topo/two-switch.net"
+status=0
+show() { # title, reference output, ours
+	echo
+	echo "---- $1"
+	printf '%s\n' "$3"
+	if [ "$2" = "$3" ]; then
+		echo "     (identical to infiniband-diags)"
+	else
+		echo "     DIFFERS from infiniband-diags:"
+		printf '%s\n' "$2" > "$FABRIC_DIR/ref" && printf '%s\n' "$3" > "$FABRIC_DIR/ours"
+		diff -u "$FABRIC_DIR/ref" "$FABRIC_DIR/ours" || true
+		status=1
+	fi
+}
+dec=$b/utils/ibstruct-decode
+
+# libibpath: the local end port, as ibstat shows it
+show "hca-a1: local devices (libibpath; reference: ibstat)" \
+	"$(fabric_run hca-a1 "$FABRIC_REF/ibstat")" "$(fabric_run hca-a1 "$b/tests/ibpath-ibstat")"
+
+# libibstruct: raw attributes fetched with smpdump, decoded by our codec
+for target in "1 0x11 NodeInfo SMPNodeInfo" "2 0x11 NodeInfo SMPNodeInfo"; do
+	set -- $target
+	ref=$(fabric_run hca-a1 "$FABRIC_REF/smpquery" nodeinfo "$1" | grep -v '^#')
+	ours=$(fabric_run hca-a1 "$FABRIC_REF/smpdump" "$1" "$2" | "$dec" "$4")
+	show "LID $1: $3 (smpdump bytes decoded by libibstruct; reference: smpquery)" "$ref" "$ours"
+done
+ref=$(fabric_run hca-a1 "$FABRIC_REF/smpquery" switchinfo 1 | grep -v '^#')
+ours=$(fabric_run hca-a1 "$FABRIC_REF/smpdump" 1 0x12 | "$dec" SMPSwitchInfo)
+show "LID 1: SwitchInfo (libibstruct; reference: smpquery)" "$ref" "$ours"
+
+echo
+echo "---- LID 1 port 7: PortInfo as a packet dump (libibstruct)"
+fabric_run hca-a1 "$FABRIC_REF/smpdump" 1 0x15 7 | "$dec" --dump SMPPortInfo
+
+fabric_stop
+echo
+[ $status = 0 ] && echo "== done: every comparison matched" || echo "== done: some output differed"
+exit $status
