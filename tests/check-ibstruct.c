@@ -13,6 +13,7 @@ int main(void)
 	srunner_add_suite(sr, make_print_suite());
 	srunner_add_suite(sr, make_names_suite());
 	srunner_add_suite(sr, make_kat_suite());
+	srunner_add_suite(sr, make_kat_classes_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

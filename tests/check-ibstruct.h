@@ -12,6 +12,7 @@ Suite *make_fields_suite(void);
 Suite *make_print_suite(void);
 Suite *make_names_suite(void);
 Suite *make_kat_suite(void);
+Suite *make_kat_classes_suite(void);
 
 /* xorshift64*: deterministic test data */
 static inline uint64_t test_rand(uint64_t *s)
