@@ -3,6 +3,25 @@
 # Runs the benchmarks against infiniband-diags/libibmad in the same run and prints ratios.
 # Usage: sh bench/run-bench.sh [builddir]   (or: make bench)
 set -eu
-b=${1:-.}
+b=$(cd "${1:-.}" && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd)
 echo "== libibstruct decode: unpack + every field, ours vs libibmad mad_decode_field"
 "$b/bench/bench-ibstruct"
+if [ -x "$b/bench/bench-madrpc" ]; then
+	echo
+	echo "== libibmadrpc: synchronous SubnGet(NodeInfo) round trips on the simulated fabric"
+	top_srcdir=$top
+	. "$top/tests/fabric/fabric.sh"
+	fabric_require
+	fabric_start "$top/tests/fabric/topo/two-switch.net"
+	l=0; o=0
+	for round in 1 2 3 4 5; do
+		x=$(fabric_run hca-a1 "$b/bench/bench-madrpc" libibmad 1 2000)
+		y=$(fabric_run hca-a1 "$b/bench/bench-madrpc" ours 1 2000)
+		echo "  round $round: libibmad $x/s, ours $y/s"
+		[ "$x" -gt "$l" ] && l=$x
+		[ "$y" -gt "$o" ] && o=$y
+	done
+	fabric_stop
+	awk -v l="$l" -v o="$o" 'BEGIN { printf "best: libibmad %d/s, ours %d/s, ratio ours/libibmad %.2f (target >= 1.00)\n", l, o, o / l }' 
+fi

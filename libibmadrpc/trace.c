@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * Tracing: one summary line per completed RPC (level 1, for -d) and the decoded request
+ * and reply packets (level 2, for -dd), handed to the caller's trace callback as text.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ibmadrpc-private.h"
+
+static void dump(struct ibmadrpc_port *port, const char *title, const uint8_t *mad, size_t len)
+{
+	uint8_t full[IBMADRPC_MAD_SIZE] = { 0 };
+	char *text;
+	int n;
+
+	memcpy(full, mad, len < sizeof(full) ? len : sizeof(full));
+	n = ibmadrpc_format_packet(full, NULL, 0);
+	text = n > 0 ? malloc((size_t)n + 1) : NULL;
+	if (!text)
+		return;
+	ibmadrpc_format_packet(full, text, (size_t)n + 1);
+	port->trace_fn(port->trace_user, title);
+	port->trace_fn(port->trace_user, text);
+	free(text);
+}
+
+void ibmadrpc_trace(struct ibmadrpc_port *port, const struct ibmadrpc_call *c)
+{
+	char what[256], path[160], line[640];
+	double ms = (double)(ibmadrpc_now_us() - c->start_us) / 1000.0;
+
+	if (!port->trace_fn || port->trace_level <= 0)
+		return;
+	ibmadrpc_describe(c->umad + UMAD_HDR, what, sizeof(what));
+	ibpath_path_format(c->path, path, sizeof(path));
+	if (c->rc)
+		snprintf(line, sizeof(line), "%s to '%s' failed after %.3f ms: %s\n", what, path, ms,
+			 c->err && c->err->nmsgs ? c->err->msgs[0] + strlen(what) + 1 : "error");
+	else
+		snprintf(line, sizeof(line), "%s to '%s' completed in %.3f ms, status 0x%04x\n", what, path,
+			 ms, c->status);
+	port->trace_fn(port->trace_user, line);
+	if (port->trace_level >= 2) {
+		dump(port, "Request:\n", c->umad + UMAD_HDR, IBMADRPC_MAD_SIZE);
+		if (c->reply)
+			dump(port, "Reply:\n", c->reply,
+			     c->reply_len < IBMADRPC_MAD_SIZE ? c->reply_len : IBMADRPC_MAD_SIZE);
+	}
+}
