@@ -281,11 +281,18 @@ static int build(struct ibmadrpc_call *c, const struct ibmadrpc_request *req, st
 
 static void drain_queue(struct ibmadrpc_port *port);
 
+int ibmadrpc_send(struct ibmadrpc_port *port, int agent, void *umad, int len, int timeout_ms)
+{
+	if (port->send_hook)
+		return port->send_hook(port, umad, UMAD_HDR + (size_t)len);
+	return umad_send(port->fd, agent, umad, len, timeout_ms, 0);
+}
+
 static int transmit(struct ibmadrpc_port *port, struct ibmadrpc_call *c)
 {
 	/* the kernel tracks the request a little longer than we do; its own time-out
 	 * completions are ignored (our timer decides) */
-	int rc = umad_send(port->fd, c->agent, c->umad, IBMADRPC_MAD_SIZE, (int)c->timeout_ms + 500, 0);
+	int rc = ibmadrpc_send(port, c->agent, c->umad, IBMADRPC_MAD_SIZE, (int)c->timeout_ms + 500);
 
 	if (rc < 0)
 		return rc;
@@ -556,7 +563,7 @@ static void send_raw(struct ibmadrpc_port *port, struct ibmadrpc_call *c, const 
 
 	memcpy(buf, c->umad, UMAD_HDR);
 	memcpy(buf + UMAD_HDR, mad, IBMADRPC_MAD_SIZE);
-	umad_send(port->fd, c->agent, buf, IBMADRPC_MAD_SIZE, 0, 0);
+	ibmadrpc_send(port, c->agent, buf, IBMADRPC_MAD_SIZE, 0);
 }
 
 /* ClassPortInfo redirect: retarget the path and send again. */
@@ -737,8 +744,8 @@ static void input(struct ibmadrpc_port *port, uint8_t *buf, size_t len)
 			for (k = 0; k < 8; k++)
 				if (port->done_acks[k].tid == tid && tid &&
 				    port->done_acks[k].mgmt_class == mad[1]) {
-					umad_send(port->fd, port->done_acks[k].agent, port->done_acks[k].umad,
-						  IBMADRPC_MAD_SIZE, 0, 0);
+					ibmadrpc_send(port, port->done_acks[k].agent, port->done_acks[k].umad,
+						      IBMADRPC_MAD_SIZE, 0);
 					break;
 				}
 		}
@@ -954,4 +961,42 @@ IBMADRPC_EXPORT int ibmadrpc_attr(struct ibmadrpc_port *port, const struct ibpat
 			*err = ibmadrpc_error_new(-rc, "the reply is too short for %s", ibstruct_desc_name(attr));
 	}
 	return rc;
+}
+
+/* ---- test support ------------------------------------------------------------------- */
+
+struct ibmadrpc_port *ibmadrpc_test_port_new(int (*hook)(struct ibmadrpc_port *, const uint8_t *, size_t))
+{
+	struct ibmadrpc_port *p = calloc(1, sizeof(*p));
+	unsigned i;
+
+	if (!p)
+		return NULL;
+	p->fd = -1;
+	p->send_hook = hook;
+	p->default_timeout_ms = 1000;
+	p->default_retries = 3;
+	p->max_wire = 64;
+	p->next_tid = 0x10000;
+	/* agents are "registered" without a device */
+	for (i = 0; i < MAX_AGENTS; i++)
+		p->agents[i].id = -1;
+	snprintf(p->name, sizeof(p->name), "test/1");
+	return p;
+}
+
+int ibmadrpc_test_feed(struct ibmadrpc_port *port, const uint8_t *mad, size_t len, uint16_t slid)
+{
+	uint8_t buf[UMAD_HDR + IBMADRPC_MAD_SIZE];
+	ib_user_mad_t *um = (ib_user_mad_t *)buf;
+
+	if (len > IBMADRPC_MAD_SIZE)
+		len = IBMADRPC_MAD_SIZE;
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf + UMAD_HDR, mad, len);
+	um->addr.lid = htons(slid);
+	um->addr.qpn = htonl(1);
+	input(port, buf, len);
+	handle_timeouts(port);
+	return run_done(port, NULL);
 }

@@ -120,6 +120,8 @@ struct ibmadrpc_port {
 		uint8_t umad[UMAD_HDR + IBMADRPC_MAD_SIZE];
 	} done_acks[8];
 	unsigned next_done_ack;
+	/* tests only: replaces umad_send() (returns 0 or a negative errno) */
+	int (*send_hook)(struct ibmadrpc_port *port, const uint8_t *umad, size_t len);
 };
 
 /* error.c */
@@ -139,6 +141,13 @@ void ibmadrpc_describe(const uint8_t *mad, char *buf, size_t len);
 
 /* sends queued calls that now fit the window */
 void ibmadrpc_port_kick(struct ibmadrpc_port *port);
+
+/* Tests only (not exported; linked from the internal convenience library): a port without
+ * a umad device whose sends go to `hook`, and feeding it a received MAD. */
+struct ibmadrpc_port *ibmadrpc_test_port_new(int (*hook)(struct ibmadrpc_port *, const uint8_t *, size_t));
+int ibmadrpc_test_feed(struct ibmadrpc_port *port, const uint8_t *mad, size_t len, uint16_t slid);
+/* umad_send() or the test hook */
+int ibmadrpc_send(struct ibmadrpc_port *port, int agent, void *umad, int len, int timeout_ms);
 
 /* trace.c */
 void ibmadrpc_trace(struct ibmadrpc_port *port, const struct ibmadrpc_call *call);

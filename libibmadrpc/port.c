@@ -123,9 +123,11 @@ IBMADRPC_EXPORT void ibmadrpc_port_close(struct ibmadrpc_port *port)
 		free(c);
 	}
 	ibmadrpc_server_free(port);
-	for (i = 0; i < port->nagents; i++)
-		umad_unregister(port->fd, port->agents[i].id);
-	umad_close_port(port->fd);
+	if (port->fd >= 0) {
+		for (i = 0; i < port->nagents; i++)
+			umad_unregister(port->fd, port->agents[i].id);
+		umad_close_port(port->fd);
+	}
 	free(port->last_reply);
 	free(port);
 }
@@ -216,6 +218,14 @@ int ibmadrpc_agent(struct ibmadrpc_port *port, uint8_t mgmt_class, uint8_t versi
 			return port->agents[i].id;
 	if (port->nagents == MAX_AGENTS)
 		return -ENOSPC;
+	if (port->send_hook) { /* test port: no device */
+		port->agents[port->nagents].mgmt_class = mgmt_class;
+		port->agents[port->nagents].version = version;
+		port->agents[port->nagents].oui = oui;
+		port->agents[port->nagents].server = server;
+		port->agents[port->nagents].id = (int)port->nagents;
+		return (int)port->nagents++;
+	}
 	memset(method_mask, 0, sizeof(method_mask));
 	if (server)
 		memcpy(method_mask, &methods, sizeof(methods) < sizeof(method_mask) ? sizeof(methods) : sizeof(method_mask));

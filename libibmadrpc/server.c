@@ -68,7 +68,7 @@ static void tx_send(struct ibmadrpc_port *port, struct rmpp_tx_state *t)
 	for (i = 0; i < n; i++) {
 		memcpy(buf, t->umad_hdr, UMAD_HDR);
 		rmpp_tx_build(&t->tx, segs[i], buf + UMAD_HDR);
-		if (umad_send(port->fd, t->agent, buf, IBMADRPC_MAD_SIZE, 0, 0) == 0)
+		if (ibmadrpc_send(port, t->agent, buf, IBMADRPC_MAD_SIZE, 0) == 0)
 			port->stats.sent++;
 	}
 	t->deadline_us = ibmadrpc_now_us() + TX_TIMEOUT_MS * 1000u;
@@ -148,7 +148,7 @@ IBMADRPC_EXPORT int ibmadrpc_respond(struct ibmadrpc_port *port, const struct ib
 	mad[5] = (uint8_t)status;
 	if (data && data_len)
 		memcpy(mad + off, data, data_len);
-	if (umad_send(port->fd, in->agent, buf, IBMADRPC_MAD_SIZE, 0, 0) < 0)
+	if (ibmadrpc_send(port, in->agent, buf, IBMADRPC_MAD_SIZE, 0) < 0)
 		return -EIO;
 	port->stats.sent++;
 	return 0;
