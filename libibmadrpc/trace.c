@@ -29,18 +29,21 @@ static void dump(struct ibmadrpc_port *port, const char *title, const uint8_t *m
 void ibmadrpc_trace(struct ibmadrpc_port *port, const struct ibmadrpc_call *c)
 {
 	char what[256], path[160], line[640];
-	double ms = (double)(ibmadrpc_now_us() - c->start_us) / 1000.0;
 
 	if (!port->trace_fn || port->trace_level <= 0)
 		return;
 	ibmadrpc_describe(c->umad + UMAD_HDR, what, sizeof(what));
 	ibpath_path_format(c->path, path, sizeof(path));
-	if (c->rc)
-		snprintf(line, sizeof(line), "%s to '%s' failed after %.3f ms: %s\n", what, path, ms,
-			 c->err && c->err->nmsgs ? c->err->msgs[0] + strlen(what) + 1 : "error");
-	else
-		snprintf(line, sizeof(line), "%s to '%s' completed in %.3f ms, status 0x%04x\n", what, path,
-			 ms, c->status);
+	if (c->rc) {
+		const char *m = c->err && c->err->nmsgs ? c->err->msgs[0] : "";
+
+		/* the message starts with the same description */
+		if (!strncmp(m, what, strlen(what)))
+			m += strlen(what);
+		snprintf(line, sizeof(line), "%s to '%s' failed:%s\n", what, path, *m ? m : " error");
+	} else {
+		snprintf(line, sizeof(line), "%s to '%s' completed, status 0x%04x\n", what, path, c->status);
+	}
 	port->trace_fn(port->trace_user, line);
 	if (port->trace_level >= 2) {
 		dump(port, "Request:\n", c->umad + UMAD_HDR, IBMADRPC_MAD_SIZE);
