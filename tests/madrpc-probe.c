@@ -10,6 +10,7 @@
  *   madrpc-probe ... perf LID PORT       PortCounters as perfquery prints them
  *   madrpc-probe ... sa-node LID         SA Get NodeRecord (comp mask LID), as saquery
  *   madrpc-probe ... sa-path SLID DLID   SA Get PathRecord (comp mask SLID+DLID), as saquery
+ *   madrpc-probe ... sa-pir LID PORT     SA Get PortInfoRecord, as saquery PIR LID/PORT
  *   madrpc-probe ... async COUNT TARGET...  COUNT NodeInfo gets per target, asynchronous
  * Exit status: 0 ok, 1 the call failed (the error is printed at the -v level), 2 usage.
  */
@@ -179,6 +180,46 @@ static int do_perf(struct ibmadrpc_port *port, int argc, char **argv)
 	if (rc)
 		return report(err, rc);
 	ibstruct_snprint_diags(text, sizeof(text), ibstruct_pm_port_counters_desc(), &pc);
+	fputs(text, stdout);
+	return 0;
+}
+
+/* SA Get PortInfoRecord by LID and port (comp mask EndportLID + PortNum), as saquery PIR */
+static int do_sa_pir(struct ibmadrpc_port *port, int argc, char **argv)
+{
+	struct ibstruct_sa_port_info_record pir;
+	struct ibmadrpc_request req;
+	struct ibmadrpc_reply rep;
+	struct ibmadrpc_error *err;
+	struct ibpath_path *p;
+	uint8_t rec[IBSTRUCT_SA_PORT_INFO_RECORD_SIZE];
+	static char text[16384];
+	int rc;
+
+	if (argc < 2)
+		return 2;
+	memset(&pir, 0, sizeof(pir));
+	pir.endportLID = (uint16_t)strtoul(argv[0], NULL, 0);
+	pir.portNum = (uint8_t)strtoul(argv[1], NULL, 0);
+	ibstruct_sa_port_info_record_pack(&pir, rec, sizeof(rec));
+	memset(&req, 0, sizeof(req));
+	p = sa_path(port);
+	req.path = p;
+	req.mgmt_class = 0x03;
+	req.method = IBSTRUCT_METHOD_GET;
+	req.attr_id = IBSTRUCT_SA_PORT_INFO_RECORD_ATTR_ID;
+	req.comp_mask = IBSTRUCT_SA_PORT_INFO_RECORD_CM_ENDPORTLID | IBSTRUCT_SA_PORT_INFO_RECORD_CM_PORTNUM;
+	req.data = rec;
+	req.data_len = sizeof(rec);
+	req.key = 1;
+	rc = ibmadrpc_call(port, &req, &rep, &err);
+	ibpath_path_unref(p);
+	if (rc)
+		return report(err, rc);
+	rc = ibstruct_snprint_saquery(text, sizeof(text), ibstruct_sa_port_info_record_desc(),
+				      rep.mad + rep.data_offset, rep.len - rep.data_offset, NULL, 0);
+	if (rc < 0)
+		return report(NULL, rc);
 	fputs(text, stdout);
 	return 0;
 }
@@ -437,6 +478,8 @@ int main(int argc, char **argv)
 		rc = do_perf(port, argc - 1, argv + 1);
 	else if (!strcmp(argv[0], "sa-node"))
 		rc = do_sa(port, argc - 1, argv + 1, false);
+	else if (!strcmp(argv[0], "sa-pir"))
+		rc = do_sa_pir(port, argc - 1, argv + 1);
 	else if (!strcmp(argv[0], "sa-path"))
 		rc = do_sa(port, argc - 1, argv + 1, true);
 	else if (!strcmp(argv[0], "table"))

@@ -68,6 +68,11 @@ done
 for l in 1 2 4; do
 	same "sa NodeRecord $l" "$(fabric_run $H "$FABRIC_REF/saquery" NR "$l")" "$(fabric_run $H "$probe" sa-node "$l")"
 done
+for t in "2 1" "1 0" "1 7"; do
+	set -- $t
+	same "sa PortInfoRecord $1/$2" "$(fabric_run $H "$FABRIC_REF/saquery" PIR "$1/$2")" \
+		"$(fabric_run $H "$probe" sa-pir "$1" "$2")"
+done
 same "sa PathRecord 2->4" "$(fabric_run $H "$FABRIC_REF/saquery" -p --slid 2 --dlid 4)" \
 	"$(fabric_run $H "$probe" sa-path 2 4)"
 
