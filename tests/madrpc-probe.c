@@ -385,6 +385,35 @@ static int do_bad(struct ibmadrpc_port *port, int argc, char **argv)
 	return 0;
 }
 
+/* VendGet of the OFA ping class (range 2, OUI 0x001405) to a madrpc-server */
+static int do_vend(struct ibmadrpc_port *port, int argc, char **argv)
+{
+	struct ibmadrpc_request req;
+	struct ibmadrpc_reply rep;
+	struct ibmadrpc_error *err;
+	struct ibpath_path *p;
+	int rc;
+
+	if (argc < 1)
+		return 2;
+	p = target(argv[0]);
+	ibpath_path_set(p, IBPATH_DQPN, 1);
+	ibpath_path_set(p, IBPATH_QKEY, 0x80010000u);
+	memset(&req, 0, sizeof(req));
+	req.path = p;
+	req.mgmt_class = 0x32;
+	req.method = IBSTRUCT_METHOD_GET;
+	req.attr_id = 0;
+	req.oui = 0x001405;
+	rc = ibmadrpc_call(port, &req, &rep, &err);
+	ibpath_path_unref(p);
+	if (rc)
+		return report(err, rc);
+	printf("OUI 0x%02x%02x%02x: %.32s\n", rep.mad[37], rep.mad[38], rep.mad[39],
+	       (const char *)rep.mad + rep.data_offset);
+	return 0;
+}
+
 struct async_state {
 	unsigned done, failed;
 };
@@ -482,6 +511,8 @@ int main(int argc, char **argv)
 		rc = do_sa_pir(port, argc - 1, argv + 1);
 	else if (!strcmp(argv[0], "sa-path"))
 		rc = do_sa(port, argc - 1, argv + 1, true);
+	else if (!strcmp(argv[0], "vend"))
+		rc = do_vend(port, argc - 1, argv + 1);
 	else if (!strcmp(argv[0], "table"))
 		rc = do_table(port, argc - 1, argv + 1);
 	else if (!strcmp(argv[0], "bad"))

@@ -35,6 +35,14 @@ static void serve(struct ibmadrpc_port *port, const struct ibmadrpc_request_in *
 	uint16_t attr = (uint16_t)(in->mad[16] << 8 | in->mad[17]);
 
 	(void)user;
+	if (in->mad[1] == 0x32) {
+		/* vendor range 2 (OFA ping class): echo a fixed text after the OUI header */
+		static const char host[] = "madrpc-server";
+
+		served++;
+		ibmadrpc_respond(port, in, 0, host, sizeof(host));
+		return;
+	}
 	if (in->mad[1] != 0x03)
 		return; /* SMPs and others: not ours */
 	served++;
@@ -90,7 +98,8 @@ int main(int argc, char **argv)
 	/* every class this port may be sent: umad2sim kills a process that gets a class it has
 	 * no agent for */
 	if (ibmadrpc_port_serve(port, 0x03, 2, 0xfffffffeu, 0) || ibmadrpc_port_serve(port, 0x01, 1, 0xfffffffeu, 0) ||
-	    ibmadrpc_port_serve(port, 0x81, 1, 0xfffffffeu, 0) || ibmadrpc_port_serve(port, 0x04, 1, 0xfffffffeu, 0)) {
+	    ibmadrpc_port_serve(port, 0x81, 1, 0xfffffffeu, 0) || ibmadrpc_port_serve(port, 0x04, 1, 0xfffffffeu, 0) ||
+	    ibmadrpc_port_serve(port, 0x32, 1, 0xfffffffeu, 0x001405)) {
 		fprintf(stderr, "cannot register the server agents\n");
 		return 1;
 	}

@@ -119,6 +119,7 @@ fabric_console 'Error "sw-b" 10' >/dev/null
 same "RMPP 2000 records, 10% drops" "2000 records received, 2000 expected, all equal" \
 	"$(fabric_run $H "$probe" -v -t 300 -r 20 table "$L" 2000 2>&1)"
 fabric_console 'Error "sw-b" 0' >/dev/null
+same "VendGet with OUI (range 2)" "OUI 0x001405: madrpc-server" "$(fabric_run $H "$probe" -v vend "$L" 2>&1)"
 same "unsupported attribute" "status 0x000c
 E: RPC MAD_METHOD_GET(1) SAFormat(3.2) SAPathRecord(53) got error status 0x000c (method/attribute combination not supported)" \
 	"$(fabric_run $H "$probe" -v bad "$L" attr 2>&1)"
