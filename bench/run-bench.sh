@@ -25,3 +25,21 @@ if [ -x "$b/bench/bench-madrpc" ]; then
 	fabric_stop
 	awk -v l="$l" -v o="$o" 'BEGIN { printf "best: libibmad %d/s, ours %d/s, ratio ours/libibmad %.2f (target >= 1.00)\n", l, o, o / l }' 
 fi
+if [ -x "$b/bench/bench-sched" ]; then
+	echo
+	echo "== libibsched: PortInfo of every port of a 368-node fat tree (NodeInfo first)"
+	top_srcdir=$top
+	. "$top/tests/fabric/fabric.sh"
+	fabric_require
+	fabric_start "$top/tests/fabric/topo/fat-tree.net"
+	ref=$(fabric_run ft-h001 "$b/bench/bench-sched" libibmad 368 | cut -d' ' -f2)
+	echo "  libibmad smp_query_via, sequential: $ref MADs/s"
+	best=0
+	for m in 1 4 16 64; do
+		r=$(fabric_run ft-h001 "$b/bench/bench-sched" ours 368 "$m" | cut -d' ' -f2)
+		echo "  libibsched, max_outstanding $m: $r MADs/s"
+		[ "$r" -gt "$best" ] && best=$r
+	done
+	fabric_stop
+	awk -v l="$ref" -v o="$best" 'BEGIN { printf "best / libibmad: %.2f\n", o / l }'
+fi
