@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# libibsched on the simulated 368-node fat tree: NodeInfo + every PortInfo of every node in
+# parallel equals the same data fetched one call at a time; with 20% of the MADs dropped at
+# the client's leaf switch everything still arrives through retries; with a leaf's uplinks
+# taken down the nodes behind them fail with a timeout error and the rest completes.
+set -u
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+. "$top_srcdir/tests/fabric/fabric.sh"
+fabric_require
+sweep=$(cd "$top_builddir" && pwd)/tests/sched-sweep
+[ -x "$sweep" ] || { echo "ERROR: $sweep is not built"; exit 99; }
+fail=0
+fabric_start "$top_srcdir/tests/fabric/topo/fat-tree.net" || exit 1
+H=ft-h001
+# OpenSM gives the 368 ports of the fat tree LIDs 1..368
+L=$(fabric_count_nodes "$top_srcdir/tests/fabric/topo/fat-tree.net")
+fabric_run $H "$sweep" sync $L > "$FABRIC_DIR/sync.txt" 2>"$FABRIC_DIR/sync.err"
+n=$(wc -l < "$FABRIC_DIR/sync.txt")
+[ "$n" -gt 700 ] || { echo "FAIL: the synchronous sweep found only $n attributes"; cat "$FABRIC_DIR/sync.err"; exit 1; }
+for m in 1 16 64; do
+	fabric_run $H "$sweep" par $L "$m" > "$FABRIC_DIR/par$m.txt" 2>"$FABRIC_DIR/par$m.err"
+	cmp -s "$FABRIC_DIR/sync.txt" "$FABRIC_DIR/par$m.txt" ||
+		{ echo "FAIL: parallel sweep (max $m) differs from the synchronous one"; fail=1; }
+done
+echo "sync and parallel sweeps: $n attributes each"
+
+# 20% drops at the client's leaf switch (requests and replies pass it): retries recover
+leaf=$(fabric_run $H "$FABRIC_REF/smpquery" -D nodedesc 0,1 | sed 's/^Node Description:\.*//')
+fabric_console "Error \"$leaf\" 20" >/dev/null || { echo "FAIL: cannot set drops on '$leaf'"; exit 1; }
+fabric_run $H "$sweep" par $L 32 50 12 > "$FABRIC_DIR/drop.txt" 2>"$FABRIC_DIR/drop.err"
+cmp -s "$FABRIC_DIR/sync.txt" "$FABRIC_DIR/drop.txt" ||
+	{ echo "FAIL: with 20% drops the sweep differs"; tail -3 "$FABRIC_DIR/drop.err"; fail=1; }
+fabric_console "Error \"$leaf\" 0" >/dev/null
+echo "20% drops at '$leaf': $(tail -1 "$FABRIC_DIR/drop.err")"
+
+# take a remote leaf's uplinks down: its hosts time out, everything else completes
+other=ft-leaf24
+for p in 15 16 17 18 19 20 21 22; do fabric_console "Unlink \"$other\"[$p]" >/dev/null 2>&1; done
+fabric_run $H "$sweep" par $L 32 100 1 > "$FABRIC_DIR/cut.txt" 2>"$FABRIC_DIR/cut.err"
+rc=$?
+bad=$(grep -c "timed out to 'Path 0 -> " "$FABRIC_DIR/cut.err")
+good=$(wc -l < "$FABRIC_DIR/cut.txt")
+if [ $rc != 1 ] || [ "$bad" -lt 1 ] || [ "$good" -lt $((n / 2)) ]; then
+	echo "FAIL: with '$other' cut off: exit $rc, $good attributes, $bad timeouts"; fail=1
+fi
+echo "'$other' cut off: $good attributes arrived, $bad calls timed out with a clear error"
+fabric_stop
+exit $fail
