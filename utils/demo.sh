@@ -32,7 +32,8 @@ b=$top/build/demo
 [ -x configure ] || autoreconf -fi >/dev/null
 mkdir -p "$b"
 (cd "$b" && { [ -f Makefile ] || "$top/configure" --quiet; } &&
-	make -s -j"$(nproc 2>/dev/null || echo 2)" all tests/ibpath-ibstat) >/dev/null
+	make -s -j"$(nproc 2>/dev/null || echo 2)" all tests/ibpath-ibstat tests/madrpc-probe \
+		tests/sched-sweep) >/dev/null
 
 . "$top/tests/fabric/fabric.sh"
 fabric_require ibstat smpdump
@@ -68,6 +69,23 @@ done
 ref=$(fabric_run hca-a1 "$FABRIC_REF/smpquery" switchinfo 1 | grep -v '^#')
 ours=$(fabric_run hca-a1 "$FABRIC_REF/smpdump" 1 0x12 | "$dec" SMPSwitchInfo)
 show "LID 1: SwitchInfo (libibstruct; reference: smpquery)" "$ref" "$ours"
+
+# libibmadrpc: our own MAD RPC, by LID and by directed route
+ref=$(fabric_run hca-a1 "$FABRIC_REF/smpquery" portinfo 1 7 | grep -v '^#')
+ours=$(fabric_run hca-a1 "$b/tests/madrpc-probe" query portinfo 1 7)
+show "LID 1 port 7: PortInfo fetched and decoded by libibmadrpc (reference: smpquery)" "$ref" "$ours"
+ref=$(fabric_run hca-a1 "$FABRIC_REF/saquery" NR 2)
+ours=$(fabric_run hca-a1 "$b/tests/madrpc-probe" sa-node 2)
+show "SA NodeRecord of LID 2 through libibmadrpc (reference: saquery)" "$ref" "$ours"
+echo
+echo "---- libibmadrpc error text, -v (an unknown LID):"
+fabric_run hca-a1 "$b/tests/madrpc-probe" -v -t 100 -r 1 smp 99 0x11 || true
+
+# libibsched: every NodeInfo and PortInfo of the fabric, 16 MADs in flight
+echo
+n=$(fabric_count_nodes "$top/tests/fabric/topo/two-switch.net")
+echo "---- libibsched: NodeInfo + every PortInfo of LIDs 1..$n in parallel"
+fabric_run hca-a1 "$b/tests/sched-sweep" par "$n" 16 2>&1 >/dev/null | tail -1
 
 echo
 echo "---- LID 1 port 7: PortInfo as a packet dump (libibstruct)"
