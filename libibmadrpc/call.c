@@ -101,32 +101,48 @@ static const char *method_text(uint8_t method, char *buf, size_t len)
 	return buf;
 }
 
-void ibmadrpc_describe(const uint8_t *mad, char *buf, size_t len)
+/* The name of a class's MAD format struct in libibstruct ("SMPFormat"), NULL if none. */
+const char *ibmadrpc_format_name(uint8_t mgmt_class)
 {
 	static const struct {
 		uint8_t cls;
-		const char *fmt;
+		const char *name;
 	} fmts[] = {
 		{ 0x01, "SMPFormat" }, { 0x81, "SMPFormatDirected" }, { 0x03, "SAFormat" },
 		{ 0x04, "PMFormat" }, { 0x05, "BMFormat" }, { 0x06, "DMFormat" },
 		{ 0x07, "CMFormat" }, { 0x08, "SNMPFormat" }, { 0x21, "CCFormat" },
 	};
-	const char *fmt = "MADFormat", *attr;
-	char m[64];
-	uint8_t cls = mad[1];
-	uint16_t aid = be16_at(mad + 16);
 	unsigned i;
 
 	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
-		if (fmts[i].cls == cls)
-			fmt = fmts[i].fmt;
-	if (cls >= 0x30 && cls <= 0x4f)
-		fmt = "VendOUIFormat";
-	else if (cls >= 0x09 && cls <= 0x0f)
-		fmt = "VendFormat";
-	attr = ibstruct_attr_name(cls, aid);
+		if (fmts[i].cls == mgmt_class)
+			return fmts[i].name;
+	if (mgmt_class >= 0x30 && mgmt_class <= 0x4f)
+		return "VendOUIFormat";
+	if (mgmt_class >= 0x09 && mgmt_class <= 0x0f)
+		return "VendFormat";
+	return NULL;
+}
+
+/* The method of the response to a request method (Set and Get both get GetResp). */
+uint8_t ibmadrpc_response_method(uint8_t method)
+{
+	if (method == 0x02) /* Set -> GetResp */
+		return 0x81;
+	if (method == 0x06) /* Report -> ReportResp */
+		return 0x86;
+	return (uint8_t)(method | 0x80);
+}
+
+void ibmadrpc_describe(const uint8_t *mad, char *buf, size_t len)
+{
+	const char *fmt = ibmadrpc_format_name(mad[1]), *attr;
+	char m[64];
+	uint16_t aid = be16_at(mad + 16);
+
+	attr = ibstruct_attr_name(mad[1], aid);
 	snprintf(buf, len, "RPC %s(%u) %s(%u.%u) %s(%u)", method_text(mad[3] & 0x7f, m, sizeof(m)),
-		 mad[3] & 0x7fu, fmt, cls, mad[2], attr ? attr : "Attribute", aid);
+		 mad[3] & 0x7fu, fmt ? fmt : "MADFormat", mad[1], mad[2], attr ? attr : "Attribute", aid);
 }
 
 /* ---- TID table and timer list -------------------------------------------------------- */
@@ -536,22 +552,13 @@ IBMADRPC_EXPORT int ibmadrpc_next_timeout(const struct ibmadrpc_port *port)
 
 /* ---- receiving ------------------------------------------------------------------------ */
 
-static uint8_t response_method(uint8_t method)
-{
-	if (method == 0x02) /* Set -> GetResp */
-		return 0x81;
-	if (method == 0x06) /* Report -> ReportResp */
-		return 0x86;
-	return (uint8_t)(method | 0x80);
-}
-
 static struct ibmadrpc_call *match(struct ibmadrpc_port *port, const uint8_t *mad)
 {
 	uint32_t tid = be32_at(mad + 12);
 	struct ibmadrpc_call *c;
 
 	for (c = port->buckets[tid % TID_BUCKETS]; c; c = c->hnext)
-		if (c->tid == tid && c->mgmt_class == mad[1] && response_method(c->method) == mad[3] &&
+		if (c->tid == tid && c->mgmt_class == mad[1] && ibmadrpc_response_method(c->method) == mad[3] &&
 		    c->attr_id == be16_at(mad + 16))
 			return c;
 	return NULL;
@@ -968,7 +975,6 @@ IBMADRPC_EXPORT int ibmadrpc_attr(struct ibmadrpc_port *port, const struct ibpat
 struct ibmadrpc_port *ibmadrpc_test_port_new(int (*hook)(struct ibmadrpc_port *, const uint8_t *, size_t))
 {
 	struct ibmadrpc_port *p = calloc(1, sizeof(*p));
-	unsigned i;
 
 	if (!p)
 		return NULL;
@@ -978,9 +984,6 @@ struct ibmadrpc_port *ibmadrpc_test_port_new(int (*hook)(struct ibmadrpc_port *,
 	p->default_retries = 3;
 	p->max_wire = 64;
 	p->next_tid = 0x10000;
-	/* agents are "registered" without a device */
-	for (i = 0; i < MAX_AGENTS; i++)
-		p->agents[i].id = -1;
 	snprintf(p->name, sizeof(p->name), "test/1");
 	return p;
 }

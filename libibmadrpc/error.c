@@ -149,24 +149,9 @@ static void outs(struct out *o, const char *s)
 /* The packet's format struct: the class's *Format descriptor. */
 static const struct ibstruct_desc *format_desc(const uint8_t *mad)
 {
-	static const struct {
-		uint8_t cls;
-		const char *name;
-	} fmts[] = {
-		{ 0x01, "SMPFormat" }, { 0x81, "SMPFormatDirected" }, { 0x03, "SAFormat" },
-		{ 0x04, "PMFormat" }, { 0x05, "BMFormat" }, { 0x06, "DMFormat" },
-		{ 0x07, "CMFormat" }, { 0x08, "SNMPFormat" }, { 0x21, "CCFormat" },
-	};
-	unsigned i;
+	const char *name = ibmadrpc_format_name(mad[1]);
 
-	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
-		if (fmts[i].cls == mad[1])
-			return ibstruct_desc_by_name(fmts[i].name);
-	if (mad[1] >= 0x30 && mad[1] <= 0x4f)
-		return ibstruct_desc_by_name("VendOUIFormat");
-	if (mad[1] >= 0x09 && mad[1] <= 0x0f)
-		return ibstruct_desc_by_name("VendFormat");
-	return ibstruct_desc_by_name("MADHeader");
+	return ibstruct_desc_by_name(name ? name : "MADHeader");
 }
 
 static void dump_packet(struct out *o, const char *title, const uint8_t *mad);

@@ -136,6 +136,8 @@ uint64_t ibmadrpc_now_us(void);
 size_t ibmadrpc_data_offset(uint8_t mgmt_class);
 int ibmadrpc_agent(struct ibmadrpc_port *port, uint8_t mgmt_class, uint8_t version, uint32_t oui,
 		   bool server, uint32_t methods);
+const char *ibmadrpc_format_name(uint8_t mgmt_class);
+uint8_t ibmadrpc_response_method(uint8_t method);
 /* "RPC MAD_METHOD_GET(1) SMPFormat(1.1) SMPNodeInfo(17)" */
 void ibmadrpc_describe(const uint8_t *mad, char *buf, size_t len);
 

@@ -26,15 +26,6 @@ struct rmpp_tx_state {
 	uint8_t *payload;             /* owned */
 };
 
-static uint8_t reply_method(uint8_t method)
-{
-	if (method == 0x02)
-		return 0x81;
-	if (method == 0x06)
-		return 0x86;
-	return (uint8_t)(method | 0x80);
-}
-
 static uint32_t tid_of(const uint8_t *mad)
 {
 	return (uint32_t)mad[12] << 24 | (uint32_t)mad[13] << 16 | (uint32_t)mad[14] << 8 | mad[15];
@@ -143,7 +134,7 @@ IBMADRPC_EXPORT int ibmadrpc_respond(struct ibmadrpc_port *port, const struct ib
 	reply_addr(in, buf);
 	memcpy(mad, in->mad, off < in->len ? off : in->len);
 	memset(mad + off, 0, IBMADRPC_MAD_SIZE - off);
-	mad[3] = reply_method(in->mad[3] & 0x7f);
+	mad[3] = ibmadrpc_response_method(in->mad[3] & 0x7f);
 	mad[4] = (uint8_t)(status >> 8);
 	mad[5] = (uint8_t)status;
 	if (data && data_len)
@@ -180,7 +171,7 @@ IBMADRPC_EXPORT int ibmadrpc_respond_table(struct ibmadrpc_port *port, const str
 	if (total)
 		memcpy(t->payload, records, total);
 	memcpy(header, in->mad, IBMADRPC_MAD_SIZE);
-	header[3] = reply_method(in->mad[3] & 0x7f);
+	header[3] = ibmadrpc_response_method(in->mad[3] & 0x7f);
 	header[4] = header[5] = 0;
 	/* SA: AttributeOffset in 8-byte words */
 	if (in->mad[1] == 0x03) {

@@ -136,21 +136,6 @@ uint64_t ibs_get_any(const uint8_t *p, uint32_t bit_offset, unsigned bits)
 	return v;
 }
 
-void ibs_put_any(uint8_t *p, uint32_t bit_offset, unsigned bits, uint64_t v)
-{
-	unsigned i;
-
-	for (i = 0; i < bits; i++) {
-		uint32_t b = bit_offset + bits - 1 - i;
-		uint8_t m = (uint8_t)(1u << (7 - (b & 7)));
-
-		if ((v >> i) & 1)
-			p[b >> 3] |= m;
-		else
-			p[b >> 3] &= (uint8_t)~m;
-	}
-}
-
 uint64_t ibs_host_get(const void *host, const struct ibs_field *f, unsigned elem)
 {
 	const uint8_t *p = (const uint8_t *)host + f->host_offset + (size_t)elem * f->host_size;
@@ -421,16 +406,6 @@ static int parse_u64(const char *text, uint64_t *v)
 	return 0;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = tolower(c);
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 IBSTRUCT_EXPORT int ibstruct_set_text(const struct ibstruct_desc *d, void *host, const char *path,
 				      const char *text)
 {
@@ -485,7 +460,7 @@ IBSTRUCT_EXPORT int ibstruct_set_text(const struct ibstruct_desc *d, void *host,
 			return l / 2 > n ? -ERANGE : -EINVAL;
 		memset(tmp, 0, n);
 		for (i = 0; i < l / 2; i++) {
-			int hi = hexval(text[2 * i]), lo = hexval(text[2 * i + 1]);
+			int hi = ibs_hexdigit(text[2 * i]), lo = ibs_hexdigit(text[2 * i + 1]);
 
 			if (hi < 0 || lo < 0)
 				return -EINVAL;

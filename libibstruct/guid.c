@@ -10,17 +10,6 @@
 
 #include "ibstruct-private.h"
 
-static int hexdigit(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 IBSTRUCT_EXPORT int ibstruct_guid_parse(const char *text, uint64_t *guid)
 {
 	uint64_t v = 0;
@@ -33,7 +22,7 @@ IBSTRUCT_EXPORT int ibstruct_guid_parse(const char *text, uint64_t *guid)
 		unsigned n = 0;
 
 		for (s += 2; *s; s++, n++) {
-			d = hexdigit((unsigned char)*s);
+			d = ibs_hexdigit((unsigned char)*s);
 			if (d < 0 || n >= 16)
 				return -EINVAL;
 			v = v << 4 | (unsigned)d;
@@ -50,7 +39,7 @@ IBSTRUCT_EXPORT int ibstruct_guid_parse(const char *text, uint64_t *guid)
 		for (g = 0; g < 4; g++) {
 			unsigned group = 0;
 
-			for (i = 0; (d = hexdigit((unsigned char)*s)) >= 0; i++, s++) {
+			for (i = 0; (d = ibs_hexdigit((unsigned char)*s)) >= 0; i++, s++) {
 				if (i == 4)
 					return -EINVAL;
 				group = group << 4 | (unsigned)d;

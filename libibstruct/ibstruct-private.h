@@ -236,7 +236,18 @@ static inline void ibs_orbits(uint8_t *p, unsigned n, unsigned shift, unsigned b
 
 /* Generic bit access at any offset (up to 64 bits, any alignment). */
 uint64_t ibs_get_any(const uint8_t *p, uint32_t bit_offset, unsigned bits);
-void ibs_put_any(uint8_t *p, uint32_t bit_offset, unsigned bits, uint64_t v);
+
+/* The value of a hex digit, -1 for any other character. */
+static inline int ibs_hexdigit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
 
 /* Reads a leaf element of the host struct as an integer (uint/guid). */
 uint64_t ibs_host_get(const void *host, const struct ibs_field *f, unsigned elem);

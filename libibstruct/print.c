@@ -577,12 +577,10 @@ IBSTRUCT_EXPORT int ibstruct_snprint_diags_field(char *buf, size_t len, const st
 
 /* ---- our own text form of a value ------------------------------------------------------ */
 
-static void text_value(struct ibs_out *o, const struct ibs_field *f, const uint8_t *wire_or_null,
-		       uint64_t v, const uint8_t *bytes)
+static void text_value(struct ibs_out *o, const struct ibs_field *f, uint64_t v, const uint8_t *bytes)
 {
 	unsigned i;
 
-	(void)wire_or_null;
 	switch (f->type) {
 	case IBSTRUCT_TYPE_UINT: {
 		const char *en = f->enum_id >= 0 ? ibs_enum_lookup(f->enum_id, v) : NULL;
@@ -669,7 +667,7 @@ IBSTRUCT_EXPORT int ibstruct_format_value(const struct ibstruct_desc *d, const v
 	tmp = *f;
 	tmp.host_offset = 0;
 	out_init(&o, buf, len);
-	text_value(&o, f, NULL,
+	text_value(&o, f,
 		   (f->type == IBSTRUCT_TYPE_UINT || f->type == IBSTRUCT_TYPE_GUID) ?
 			   ibs_host_get(p, &tmp, 0) : 0,
 		   p);
@@ -752,7 +750,7 @@ static void dump_annotate(struct ibs_out *o, const struct ibstruct_desc *d, cons
 					ibs_out_str(o, ",");
 				if (f->type == IBSTRUCT_TYPE_UINT || f->type == IBSTRUCT_TYPE_GUID)
 					v = ibs_get_any(wire, sb, f->bits > 64 ? 64 : f->bits);
-				text_value(o, f, wire, v, wire + sb / 8);
+				text_value(o, f, v, wire + sb / 8);
 			}
 		}
 	}
