@@ -57,62 +57,77 @@ static void out_init(struct ibs_out *o, char *buf, size_t len)
 
 /* ---- libibmad value formats ---------------------------------------------------------- */
 
-static void fmt_linkwidth_list(struct ibs_out *o, unsigned w)
+/* One value of a sparse enumeration; libibmad prints "undefined (N)" for the others. */
+struct named {
+	unsigned value;
+	const char *name;
+};
+
+static const struct named width_names[] = {
+	{ 1, "1X" }, { 2, "4X" }, { 4, "8X" }, { 8, "12X" }, { 16, "2X" }, { 0, NULL },
+};
+static const struct named speed_names[] = {
+	{ 0, "Extended speed" }, { 1, "2.5 Gbps" }, { 2, "5.0 Gbps" }, { 4, "10.0 Gbps" }, { 0, NULL },
+};
+static const struct named speed_ext_names[] = {
+	{ 0, "No Extended Speed" }, { 1, "14.0625 Gbps" }, { 2, "25.78125 Gbps" },
+	{ 4, "53.125 Gbps" }, { 8, "106.25 Gbps" }, { 0, NULL },
+};
+static const struct named speed_ext2_names[] = {
+	{ 0, "No Extended Speed 2" }, { 1, "212.5 Gbps" }, { 0, NULL },
+};
+
+static void fmt_named(struct ibs_out *o, unsigned v, const struct named *names)
 {
-	static const char *const names[] = { "1X", "4X", "8X", "12X", "2X" };
-	unsigned i;
+	for (; names->name; names++)
+		if (names->value == v) {
+			ibs_out_str(o, names->name);
+			return;
+		}
+	ibs_out_printf(o, "undefined (%d)", (int)v);
+}
+
+/* The names of the bits set in v, joined by " or "; false if none. */
+static bool fmt_bits(struct ibs_out *o, unsigned v, const struct named *names)
+{
 	bool any = false;
 
-	for (i = 0; i < 5; i++)
-		if (w & (1u << i)) {
-			ibs_out_printf(o, "%s%s", any ? " or " : "", names[i]);
+	for (; names->name; names++)
+		if (names->value && (v & names->value)) {
+			ibs_out_printf(o, "%s%s", any ? " or " : "", names->name);
 			any = true;
 		}
+	return any;
+}
+
+static void fmt_linkwidth_list(struct ibs_out *o, unsigned w)
+{
+	bool any = fmt_bits(o, w, width_names);
+
 	if (w == 0 || (w >> 5))
 		ibs_out_printf(o, "%sundefined (%d)", any ? " or " : "", (int)w);
 }
 
 static void fmt_linkspeed_list(struct ibs_out *o, unsigned s)
 {
-	static const char *const names[] = { "2.5 Gbps", "5.0 Gbps", "10.0 Gbps" };
-	unsigned i;
-	bool any = false;
+	bool any = fmt_bits(o, s, speed_names);
 
-	for (i = 0; i < 3; i++)
-		if (s & (1u << i)) {
-			ibs_out_printf(o, "%s%s", any ? " or " : "", names[i]);
-			any = true;
-		}
 	if (s == 0 || (s >> 3))
 		ibs_out_printf(o, "%sundefined (%d)", any ? " or " : "", (int)s);
-	switch (s) {
-	case 1:
-	case 3:
-	case 5:
-	case 7:
-		break;
-	default:
-		if (!(s >> 3))
-			ibs_out_str(o, " (IBA extension)");
-	}
+	/* libibmad marks every combination but 1, 3, 5, 7 as an extension */
+	if (!(s >> 3) && s != 1 && s != 3 && s != 5 && s != 7)
+		ibs_out_str(o, " (IBA extension)");
 }
 
 static void fmt_linkspeedext_list(struct ibs_out *o, unsigned s)
 {
-	static const char *const names[] = { "14.0625 Gbps", "25.78125 Gbps", "53.125 Gbps",
-					      "106.25 Gbps" };
-	unsigned i;
-	bool any = false;
+	bool any;
 
 	if (s == 0) {
 		ibs_out_str(o, "0");
 		return;
 	}
-	for (i = 0; i < 4; i++)
-		if (s & (1u << i)) {
-			ibs_out_printf(o, "%s%s", any ? " or " : "", names[i]);
-			any = true;
-		}
+	any = fmt_bits(o, s, speed_ext_names);
 	if (s >> 4)
 		ibs_out_printf(o, "%sundefined (%d)", any ? " or " : "", (int)s);
 }
@@ -297,25 +312,7 @@ static void fmt_value(struct ibs_out *o, enum ibstruct_diags_fmt fmt, unsigned b
 			ibs_out_printf(o, "?(%d)?", (int)v32);
 		break;
 	case IBSTRUCT_FMT_LINKWIDTH:
-		switch (v32) {
-		case 1:
-			ibs_out_str(o, "1X");
-			break;
-		case 2:
-			ibs_out_str(o, "4X");
-			break;
-		case 4:
-			ibs_out_str(o, "8X");
-			break;
-		case 8:
-			ibs_out_str(o, "12X");
-			break;
-		case 16:
-			ibs_out_str(o, "2X");
-			break;
-		default:
-			ibs_out_printf(o, "undefined (%d)", (int)v32);
-		}
+		fmt_named(o, v32, width_names);
 		break;
 	case IBSTRUCT_FMT_LINKWIDTHSUP:
 		fmt_linkwidth_list(o, v32);
@@ -331,47 +328,14 @@ static void fmt_value(struct ibs_out *o, enum ibstruct_diags_fmt fmt, unsigned b
 		fmt_linkwidth_list(o, v32);
 		break;
 	case IBSTRUCT_FMT_LINKSPEED:
-		switch (v32) {
-		case 0:
-			ibs_out_str(o, "Extended speed");
-			break;
-		case 1:
-			ibs_out_str(o, "2.5 Gbps");
-			break;
-		case 2:
-			ibs_out_str(o, "5.0 Gbps");
-			break;
-		case 4:
-			ibs_out_str(o, "10.0 Gbps");
-			break;
-		default:
-			ibs_out_printf(o, "undefined (%d)", (int)v32);
-		}
+		fmt_named(o, v32, speed_names);
 		break;
 	case IBSTRUCT_FMT_LINKSPEEDSUP:
 	case IBSTRUCT_FMT_LINKSPEEDEN:
 		fmt_linkspeed_list(o, v32);
 		break;
 	case IBSTRUCT_FMT_LINKSPEEDEXT:
-		switch (v32) {
-		case 0:
-			ibs_out_str(o, "No Extended Speed");
-			break;
-		case 1:
-			ibs_out_str(o, "14.0625 Gbps");
-			break;
-		case 2:
-			ibs_out_str(o, "25.78125 Gbps");
-			break;
-		case 4:
-			ibs_out_str(o, "53.125 Gbps");
-			break;
-		case 8:
-			ibs_out_str(o, "106.25 Gbps");
-			break;
-		default:
-			ibs_out_printf(o, "undefined (%d)", (int)v32);
-		}
+		fmt_named(o, v32, speed_ext_names);
 		break;
 	case IBSTRUCT_FMT_LINKSPEEDEXTSUP:
 		fmt_linkspeedext_list(o, v32);
@@ -383,12 +347,7 @@ static void fmt_value(struct ibs_out *o, enum ibstruct_diags_fmt fmt, unsigned b
 			fmt_linkspeedext_list(o, v32);
 		break;
 	case IBSTRUCT_FMT_LINKSPEEDEXT2:
-		if (v32 == 0)
-			ibs_out_str(o, "No Extended Speed 2");
-		else if (v32 == 1)
-			ibs_out_str(o, "212.5 Gbps");
-		else
-			ibs_out_printf(o, "undefined (%d)", (int)v32);
+		fmt_named(o, v32, speed_ext2_names);
 		break;
 	case IBSTRUCT_FMT_LINKSPEEDEXTSUP2:
 	case IBSTRUCT_FMT_LINKSPEEDEXTEN2:
