@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* SCAFFOLD: PathRecord resolution (issue 5). */
+#include "ibsa-private.h"

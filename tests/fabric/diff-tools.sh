@@ -1,0 +1,173 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Differential tests of the tools: every case in tests/fabric/cases/*.cases runs our tool
+# and the reference infiniband-diags tool with the same arguments on the same simulated
+# node and compares stdout, stderr and the exit status byte for byte.  Cases the simulator
+# cannot answer compare ours with a recorded expected result instead.  The case format is
+# in tests/fabric/cases/README.md.
+#
+#   sh tests/fabric/diff-tools.sh [FILE.cases...]     (default: every cases file)
+#   IBMGMT_CASES_FILTER=REGEX    only the case lines that match (grep -E)
+#   IBMGMT_CASES_UPDATE=1        (re)write the expected files of "own" cases from ours
+#   IBMGMT_CASES_VERBOSE=1       print every case as it runs
+set -u
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+top_srcdir=$(cd "$top_srcdir" && pwd)
+top_builddir=$(cd "$top_builddir" && pwd)
+. "$top_srcdir/tests/fabric/fabric.sh"
+fabric_require
+
+cases_dir=$top_srcdir/tests/fabric/cases
+[ $# -gt 0 ] || set -- "$cases_dir"/*.cases
+
+# Our tools: the real binaries (not libtool's wrapper scripts, whose argv[0] differs),
+# with the uninstalled libraries on the library path.
+for d in libibstruct libibpath libibmadrpc libibsched libibsa; do
+	LD_LIBRARY_PATH=$top_builddir/$d/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+done
+export LD_LIBRARY_PATH
+our_tool() { # TOOL: the path of our binary
+	if [ -x "$top_builddir/utils/.libs/$1" ]; then
+		echo "$top_builddir/utils/.libs/$1"
+	else
+		echo "$top_builddir/utils/$1"
+	fi
+}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ibmgmt-cases.XXXXXX") || exit 99
+trap 'fabric_stop; rm -rf "$work"' EXIT INT TERM HUP
+
+# All case lines, each prefixed with its file and line number, sorted by topology (stable)
+# so that each topology's fabric starts once.
+: > "$work/all"
+for f in "$@"; do
+	awk -v f="$(basename "$f" .cases)" '
+		/^[ \t]*(#|$)/ { next }
+		{ printf "%s\t%s:%d\t%s\n", $1, f, NR, $0 }' "$f" >> "$work/all"
+done
+if [ -n "${IBMGMT_CASES_FILTER:-}" ]; then
+	grep -E -- "$IBMGMT_CASES_FILTER" "$work/all" > "$work/sel" || :
+	mv "$work/sel" "$work/all"
+fi
+sort -s -t "$(printf '\t')" -k1,1 "$work/all" | cut -f2- > "$work/sorted"
+
+# normalise TOOLPATH NAME < raw > clean: the program path becomes the tool's name, pids
+# become "N" (what really differs between two runs).
+normalise() {
+	sed -e "s#$1#$2#g" \
+	    -e 's/\[pid [0-9][0-9]*\]/[pid N]/g' \
+	    -e 's/^ibwarn: \[[0-9][0-9]*\]/ibwarn: [N]/' \
+	    -e 's/^ibpanic: \[[0-9][0-9]*\]/ibpanic: [N]/'
+}
+
+# run OUTPREFIX HOST SYSFS PROG NAME ARGS...: one run, normalised into OUTPREFIX.{out,err,rc}.
+run() {
+	_o=$1 _h=$2 _s=$3 _p=$4 _n=$5
+	shift 5
+	if [ "$_h" = - ]; then
+		if [ -n "$_s" ]; then
+			IBMGMT_SYSFS_ROOT=$_s timeout -k 5 60 "$_p" "$@" > "$_o.raw1" 2> "$_o.raw2" < "$stdin"
+		else
+			timeout -k 5 60 "$_p" "$@" > "$_o.raw1" 2> "$_o.raw2" < "$stdin"
+		fi
+		echo $? > "$_o.rc"
+	else
+		fabric_run "$_h" "$_p" "$@" > "$_o.raw1" 2> "$_o.raw2" < "$stdin"
+		echo $? > "$_o.rc"
+	fi
+	normalise "$_p" "$_n" < "$_o.raw1" > "$_o.out"
+	normalise "$_p" "$_n" < "$_o.raw2" > "$_o.err"
+}
+
+# expected FILE OUTPREFIX: an "own" expected file split into OUTPREFIX.{out,err,rc}.
+# Layout: stdout, a line "--- stderr", stderr, a line "--- exit N".
+split_expected() {
+	awk -v o="$2" '
+		BEGIN { f = o ".out"; printf "" > (o ".out"); printf "" > (o ".err") }
+		$0 == "--- stderr" { f = o ".err"; next }
+		/^--- exit [0-9]+$/ { print $3 > (o ".rc"); next }
+		{ print > f }' "$1"
+}
+write_expected() { # OUTPREFIX FILE
+	{ cat "$1.out"; echo "--- stderr"; cat "$1.err"; echo "--- exit $(cat "$1.rc")"; } > "$2"
+}
+
+same() { # A B: the three parts are equal
+	cmp -s "$1.out" "$2.out" && cmp -s "$1.err" "$2.err" && cmp -s "$1.rc" "$2.rc"
+}
+
+show_diff() { # WHAT REF OURS
+	echo "FAIL: $1"
+	for part in out err rc; do
+		cmp -s "$2.$part" "$3.$part" || { echo "  --- $part (reference/expected vs ours)"; diff -u "$2.$part" "$3.$part" | sed -n '3,40p' | sed 's/^/  /'; }
+	done
+}
+
+n=0 pass=0 fail=0 nref=0 nown=0 cur_topo=
+while IFS= read -r line; do
+	loc=${line%%"	"*}
+	spec=${line#*"	"}
+	# shellcheck disable=SC2086
+	set -f; set -- $spec; set +f
+	topo=$1 host=$2 mode=$3 tool=$4
+	shift 4
+	args=$*
+	if [ "$topo" != - ] && [ "$topo" != "$cur_topo" ]; then
+		[ -z "$cur_topo" ] || fabric_stop
+		fabric_start "$top_srcdir/tests/fabric/topo/$topo.net" || { echo "ERROR: cannot start $topo"; exit 99; }
+		cur_topo=$topo
+	fi
+	n=$((n + 1))
+	[ -z "${IBMGMT_CASES_VERBOSE:-}" ] || echo "case $loc: $spec"
+	ours=$(our_tool "$tool")
+	drop= sysfs= own= ref=/usr/sbin/$tool stdin=/dev/null
+	[ -z "${IBMGMT_REF_BINDIR:-}" ] || ref=$IBMGMT_REF_BINDIR/$tool
+	oldifs=$IFS; IFS=,
+	for m in $mode; do
+		case $m in
+		ref) ;;
+		own:*) own=$cases_dir/expected/${m#own:} ;;
+		drop=*) drop=${m#drop=} ;;
+		sysfs=*) sysfs=$top_srcdir/tests/data/sysfs/${m#sysfs=} ;;
+		stdin=*) stdin=$cases_dir/data/${m#stdin=} ;;
+		*) IFS=$oldifs; echo "ERROR: $loc: unknown mode '$m'"; exit 99 ;;
+		esac
+	done
+	IFS=$oldifs
+	# Arguments may be quoted in the case line.
+	eval "set -- $args"
+	[ -z "$drop" ] || fabric_console "Error \"$drop\" 100" > /dev/null || { echo "ERROR: $loc: cannot drop at $drop"; exit 99; }
+	run "$work/ours" "$host" "$sysfs" "$ours" "$tool" "$@"
+	if [ -n "$own" ]; then
+		nown=$((nown + 1))
+		if [ -n "${IBMGMT_CASES_UPDATE:-}" ]; then
+			mkdir -p "$cases_dir/expected"
+			write_expected "$work/ours" "$own"
+		fi
+		if [ ! -f "$own" ]; then
+			echo "FAIL: $loc: $spec: no expected file $own"
+			fail=$((fail + 1))
+		else
+			split_expected "$own" "$work/ref"
+			if same "$work/ref" "$work/ours"; then pass=$((pass + 1)); else
+				show_diff "$loc: $spec" "$work/ref" "$work/ours"; fail=$((fail + 1)); fi
+		fi
+	else
+		nref=$((nref + 1))
+		if [ -n "$sysfs" ]; then
+			# The reference reads /sys itself: run a copy that reads the tree instead.
+			sed "s#/sys/class/infiniband#$sysfs/class/infiniband#g" "$ref" > "$work/$tool"
+			chmod +x "$work/$tool"
+			run "$work/ref" "$host" "" "$work/$tool" "$tool" "$@"
+		else
+			run "$work/ref" "$host" "" "$ref" "$tool" "$@"
+		fi
+		if same "$work/ref" "$work/ours"; then pass=$((pass + 1)); else
+			show_diff "$loc: $spec" "$work/ref" "$work/ours"; fail=$((fail + 1)); fi
+	fi
+	[ -z "$drop" ] || fabric_console "Error \"$drop\" 0" > /dev/null
+done < "$work/sorted"
+
+echo "$n cases ($nref against the reference, $nown against recorded results): $pass passed, $fail failed"
+[ "$n" -gt 0 ] || exit 77
+[ "$fail" -eq 0 ]

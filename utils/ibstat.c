@@ -1,0 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* SCAFFOLD: ibstat is written with issue 6. */
+int main(void);
+int main(void) { return 1; }
