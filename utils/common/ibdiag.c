@@ -1,0 +1,836 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The common layer of the tools: infiniband-diags' option engine, config file, usage text,
+ * error exits and target handling, on the ibmgmt libraries.  The texts, orders and exit
+ * codes follow infiniband-diags 44 byte for byte (doc/ and tests/fabric/cases/ show them);
+ * the code is our own.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ibdiag.h"
+
+/* infiniband-diags' file, whatever our prefix: the tools are its drop-in replacements and
+ * print this path in their usage text. */
+#define IBDIAG_CONFIG_PATH "/etc/infiniband-diags/ibdiag.conf"
+#define IBDIAG_NODE_NAME_MAP "/etc/rdma/ib-node-name-map"
+
+struct ibdiag_common ibd = {
+	.mlx_epi = true,
+};
+
+/* ---- Messages ------------------------------------------------------------------------- */
+
+_Noreturn void ibdiag_exit(const char *fn, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (ibd.debug)
+		printf("%s: iberror: [pid %d] %s: failed: %s\n", ibd.prog ? ibd.prog : "", (int)getpid(),
+		       fn, msg);
+	else
+		printf("%s: iberror: failed: %s\n", ibd.prog ? ibd.prog : "", msg);
+	exit(255);
+}
+
+void ibdiag_warn(const char *fn, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "ibwarn: [%d] %s: ", (int)getpid(), fn);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+_Noreturn void ibdiag_panic(const char *fn, const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "ibpanic: [%d] %s: ", (int)getpid(), fn);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, ": %s\n", strerror(saved));
+	exit(255);
+}
+
+void ibdiag_show_error(const struct ibmadrpc_error *err)
+{
+	char *buf;
+	size_t len = 65536;
+	int level;
+
+	if (!err || ibd.verbose < 2)
+		return;
+	level = ibd.verbose >= 3 ? 2 : 1;
+	buf = malloc(len);
+	if (!buf)
+		return;
+	if (ibmadrpc_error_format(err, level, buf, len) >= 0) {
+		fflush(stdout);
+		fputs(buf, stderr);
+		if (buf[0] && buf[strlen(buf) - 1] != '\n')
+			fputc('\n', stderr);
+	}
+	free(buf);
+}
+
+/* ---- Config file ----------------------------------------------------------------------- */
+
+/* Keys are matched by prefix and nothing is trimmed, as infiniband-diags does ("Portal=3"
+ * sets Port, "CA =x" sets CA to "x"). */
+static bool key_is(const char *name, const char *key)
+{
+	return strncmp(name, key, strlen(key)) == 0;
+}
+
+static void read_config(const char *file)
+{
+	char line[1024];
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *save = NULL, *name, *val;
+
+		if (line[0] == '#')
+			continue;
+		name = strtok_r(line, "=", &save);
+		if (!name)
+			continue;
+		val = strtok_r(NULL, "\n", &save);
+		if (!val)
+			continue;
+		if (key_is(name, "CA")) {
+			free(ibd.ca);
+			ibd.ca = strdup(val);
+		} else if (key_is(name, "Port")) {
+			ibd.ca_port = (unsigned)strtoul(val, NULL, 0);
+		} else if (key_is(name, "timeout")) {
+			ibd.timeout_ms = (unsigned)strtoul(val, NULL, 0);
+		} else if (key_is(name, "MLX_EPI")) {
+			ibd.mlx_epi = strncmp(val, "true", 4) == 0 || strncmp(val, "TRUE", 4) == 0;
+		} else if (key_is(name, "m_key")) {
+			ibd.mkey = strtoull(val, NULL, 0);
+		} else if (key_is(name, "sa_key")) {
+			ibd.sakey = strtoull(val, NULL, 0);
+		} else if (key_is(name, "nd_format")) {
+			free(ibd.nd_format);
+			ibd.nd_format = strdup(val);
+		}
+	}
+	fclose(f);
+}
+
+/* ---- Options ------------------------------------------------------------------------------ */
+
+/* Hidden extras: long options only, values above any letter, not in the usage text. */
+enum {
+	OPT_SA = 0x100,
+};
+
+static const struct ibdiag_opt common_opts[] = {
+	{ "config", 'z', 1, "<config>", "use config file, default: " IBDIAG_CONFIG_PATH },
+	{ "Ca", 'C', 1, "<ca>", "Ca name to use" },
+	{ "Port", 'P', 1, "<port>", "Ca port number to use" },
+	{ "Direct", 'D', 0, NULL, "use Direct address argument" },
+	{ "Lid", 'L', 0, NULL, "use LID address argument" },
+	{ "Guid", 'G', 0, NULL, "use GUID address argument" },
+	{ "timeout", 't', 1, "<ms>", "timeout in ms" },
+	{ "sm_port", 's', 1, "<lid>", "SM port lid" },
+	{ "show_keys", 'K', 0, NULL, "display security keys in output" },
+	{ "m_key", 'y', 1, "<key>", "M_Key to use in request" },
+	{ "errors", 'e', 0, NULL, "show send and receive errors" },
+	{ "verbose", 'v', 0, NULL, "increase verbosity level" },
+	{ "debug", 'd', 0, NULL, "raise debug level" },
+	{ "help", 'h', 0, NULL, "help message" },
+	{ "version", 'V', 0, NULL, "show version" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+/* The options of this run in usage order (custom first), and the usage texts. */
+static const struct ibdiag_opt **usage_opts;
+static size_t n_usage_opts;
+static const char *usage_args_text;
+static const char *const *usage_examples;
+
+/* Writes `str` from column `start`, breaking lines at spaces so that a line holds fewer
+ * than width - start characters where it can; a word longer than that stays whole.  Each
+ * broken line keeps its trailing space, and the next one is indented to `start`. */
+static void print_wrapped(int start, int width, const char *str)
+{
+	int room = width - start;
+
+	for (;;) {
+		const char *brk = NULL, *sp;
+
+		while (isspace((unsigned char)*str))
+			str++;
+		/* the last space within room, looking from the second character on */
+		for (sp = strchr(str + 1, ' '); sp && sp - str < room; sp = strchr(sp + 1, ' '))
+			brk = sp;
+		if (!sp) {
+			fputs(str, stderr);
+			return;
+		}
+		if (!brk)
+			fprintf(stderr, "%.*s\n%*s", (int)(sp - str), str, start, "");
+		else
+			fprintf(stderr, "%.*s\n%*s", (int)(brk + 1 - str), str, start, "");
+		str = brk ? brk + 1 : sp;
+	}
+}
+
+_Noreturn void ibdiag_show_usage(void)
+{
+	size_t i;
+
+	fflush(stdout);
+	fprintf(stderr, "\nUsage: %s [options] %s\n\n", ibd.prog, usage_args_text ? usage_args_text : "");
+	if (n_usage_opts)
+		fprintf(stderr, "Options:\n");
+	for (i = 0; i < n_usage_opts; i++) {
+		const struct ibdiag_opt *o = usage_opts[i];
+		int n = fprintf(stderr, "  --%s", o->name);
+
+		if (isprint(o->letter))
+			n += fprintf(stderr, ", -%c", o->letter);
+		if (o->has_arg)
+			n += fprintf(stderr, " %s", o->arg_tmpl ? o->arg_tmpl : "<val>");
+		if (o->description && *o->description) {
+			n += fprintf(stderr, "%*s  ", 24 - n > 0 ? 24 - n : 0, "");
+			print_wrapped(n, 74, o->description);
+		}
+		fputc('\n', stderr);
+	}
+	if (usage_examples) {
+		const char *const *e;
+
+		fprintf(stderr, "\nExamples:\n");
+		for (e = usage_examples; *e && **e; e++)
+			fprintf(stderr, "  %s %s\n", ibd.prog, *e);
+	}
+	fputc('\n', stderr);
+	exit(2);
+}
+
+/* strtol() base 0 as a LID: 1..0xbfff (trailing text ignored, as the reference does). */
+static int diags_lid(const char *text, uint16_t *lid)
+{
+	long v = strtol(text, NULL, 0);
+
+	if (v <= 0 || v >= 0xc000)
+		return -1;
+	*lid = (uint16_t)v;
+	return 0;
+}
+
+static void common_option(int ch, char *arg)
+{
+	char *end;
+	long t;
+
+	switch (ch) {
+	case 'z':
+		read_config(arg);
+		break;
+	case 'C':
+		ibd.ca = arg;
+		break;
+	case 'P':
+		ibd.ca_port = (unsigned)strtoul(arg, NULL, 0);
+		break;
+	case 'D':
+		ibd.dest_type = IBDIAG_DEST_DR;
+		break;
+	case 'L':
+		ibd.dest_type = IBDIAG_DEST_LID;
+		break;
+	case 'G':
+		ibd.dest_type = IBDIAG_DEST_GUID;
+		break;
+	case 't':
+		errno = 0;
+		t = strtol(arg, &end, 0);
+		if (errno || *end != '\0' || t <= 0 || t > INT_MAX)
+			IBEXIT("Invalid timeout \"%s\".  Timeout requires a positive integer value < %d.",
+			       arg, INT_MAX);
+		ibd.timeout_ms = (unsigned)t;
+		ibd.timeout_set = true;
+		break;
+	case 's':
+		if (diags_lid(arg, &ibd.sm_lid) < 0)
+			IBEXIT("cannot resolve SM destination port %s", arg);
+		ibd.sm_given = true;
+		break;
+	case 'K':
+		ibd.show_keys = true;
+		break;
+	case 'y':
+		errno = 0;
+		ibd.mkey = strtoull(arg, &end, 0);
+		if (errno || *end != '\0') {
+			/* not a number: ask for it, as the reference does */
+			char *typed = getpass("M_Key: ");
+
+			errno = 0;
+			ibd.mkey = typed ? strtoull(typed, &end, 0) : 0;
+			if (!typed || errno || *end != '\0')
+				IBEXIT("Bad M_Key");
+		}
+		break;
+	case 'e':
+		ibd.show_errors = true;
+		break;
+	case 'v':
+		ibd.verbose++;
+		break;
+	case 'd':
+		ibd.debug++;
+		break;
+	case 'V':
+		fflush(stdout);
+		fprintf(stderr, "%s BUILD VERSION: %s\n", ibd.prog, IBDIAG_VERSION);
+		exit(0);
+	case OPT_SA:
+		ibd.sa = true;
+		break;
+	default: /* 'h' and anything unexpected */
+		ibdiag_show_usage();
+	}
+}
+
+int ibdiag_process_opts(int argc, char **argv, void *ctx, const char *exclude,
+			const struct ibdiag_opt *custom, ibdiag_handler_fn handler,
+			const char *usage_args, const char *const *examples)
+{
+	size_t n_custom = 0, n_common = 0, i, n = 0;
+	const struct ibdiag_opt *o;
+	struct option *longopts;
+	bool is_custom[0x200] = { false };
+	char *shortopts;
+	size_t s = 0;
+
+	ibd.prog = argv[0];
+	usage_args_text = usage_args;
+	usage_examples = examples;
+	read_config(IBDIAG_CONFIG_PATH);
+
+	for (o = custom; o && o->name; o++)
+		n_custom++;
+	for (o = common_opts; o->name; o++)
+		n_common++;
+	usage_opts = calloc(n_custom + n_common, sizeof(*usage_opts));
+	longopts = calloc(n_custom + n_common + 2, sizeof(*longopts));
+	shortopts = calloc(3 * (n_custom + n_common) + 2, 1);
+	if (!usage_opts || !longopts || !shortopts)
+		IBPANIC("out of memory");
+	for (o = custom; o && o->name; o++) {
+		if (o->letter > 0 && o->letter < 0x200)
+			is_custom[o->letter] = true;
+		usage_opts[n++] = o;
+	}
+	for (o = common_opts; o->name; o++) {
+		if (exclude && strchr(exclude, o->letter))
+			continue;
+		if (is_custom[o->letter]) /* the tool's own letter hides the common one */
+			continue;
+		usage_opts[n++] = o;
+	}
+	n_usage_opts = n;
+	for (i = 0; i < n; i++) {
+		o = usage_opts[i];
+		longopts[i].name = o->name;
+		longopts[i].has_arg = o->has_arg;
+		longopts[i].val = o->letter;
+		if (isprint(o->letter)) {
+			shortopts[s++] = (char)o->letter;
+			if (o->has_arg)
+				shortopts[s++] = ':';
+			if (o->has_arg == 2)
+				shortopts[s++] = ':';
+		}
+	}
+	longopts[n].name = "sa";
+	longopts[n].val = OPT_SA;
+
+	for (;;) {
+		int ch = getopt_long(argc, argv, shortopts, longopts, NULL);
+
+		if (ch == -1)
+			break;
+		if (ch == '?')
+			ibdiag_show_usage();
+		if (ch >= 0 && ch < 0x200 && is_custom[ch]) {
+			if (handler && handler(ctx, ch, optarg) != 0)
+				ibdiag_show_usage();
+			continue;
+		}
+		common_option(ch, optarg);
+	}
+	free(longopts);
+	free(shortopts);
+	return optind;
+}
+
+/* ---- The port -------------------------------------------------------------------------- */
+
+static void trace_line(void *user, const char *text)
+{
+	const char *p = text;
+	int pid = (int)getpid();
+
+	(void)user;
+	fflush(stdout);
+	/* our debug output wears libibmad's debug prefix, one line at a time */
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		int len = nl ? (int)(nl - p) : (int)strlen(p);
+
+		fprintf(stderr, "ibwarn: [%d] mad_rpc: %.*s\n", pid, len, p);
+		p += len + (nl ? 1 : 0);
+	}
+}
+
+struct ibdiag_port *ibdiag_open_port(void)
+{
+	struct ibdiag_port *p = calloc(1, sizeof(*p));
+	struct ibmadrpc_error *err = NULL;
+
+	if (!p)
+		IBPANIC("out of memory");
+	if (ibmadrpc_port_open_name(&p->port, ibd.ca, ibd.ca_port, &err) < 0) {
+		ibdiag_show_error(err);
+		ibmadrpc_error_free(err);
+		free(p);
+		IBEXIT("Failed to open '%s' port '%d'", ibd.ca ? ibd.ca : "(null)", (int)ibd.ca_port);
+	}
+	if (ibd.timeout_ms)
+		ibmadrpc_port_set_default_timeout(p->port, ibd.timeout_ms, 3);
+	if (ibd.debug)
+		ibmadrpc_port_set_trace(p->port, ibd.debug >= 2 ? 2 : 1, trace_line, NULL);
+	ibmadrpc_port_gid(p->port, &p->gid);
+	p->lid = ibmadrpc_port_lid(p->port);
+	return p;
+}
+
+void ibdiag_close_port(struct ibdiag_port *p)
+{
+	if (!p)
+		return;
+	ibsa_free(p->sa);
+	ibmadrpc_port_close(p->port);
+	free(p);
+}
+
+struct ibsa *ibdiag_sa(struct ibdiag_port *p)
+{
+	if (p->sa)
+		return p->sa;
+	if (ibsa_new(&p->sa, p->port) < 0)
+		IBPANIC("cannot create the SA client");
+	ibsa_set_smkey(p->sa, ibd.sakey);
+	if (ibd.sm_given) {
+		struct ibpath_path *sm;
+
+		if (ibpath_path_new(&sm, IBPATH_KIND_IB) == 0) {
+			ibpath_path_set(sm, IBPATH_DLID, ibd.sm_lid);
+			ibpath_path_set(sm, IBPATH_DQPN, 1);
+			ibpath_path_set(sm, IBPATH_QKEY, 0x80010000);
+			ibsa_set_sa_path(p->sa, sm);
+			ibpath_path_unref(sm);
+		}
+	}
+	return p->sa;
+}
+
+/* ---- Targets ----------------------------------------------------------------------------- */
+
+static int lid_path(uint16_t lid, struct ibpath_path **out)
+{
+	struct ibpath_path *path;
+
+	if (ibpath_path_new(&path, IBPATH_KIND_IB) < 0)
+		return -1;
+	ibpath_path_set(path, IBPATH_DLID, lid);
+	*out = path;
+	return 0;
+}
+
+/* A path that names its target by GUID/GID: the SA's PathRecord gives the LID. */
+static int resolve_by_sa(struct ibdiag_port *p, struct ibpath_path *target, struct ibpath_path **out)
+{
+	struct ibmadrpc_error *err = NULL;
+	int rc = ibsa_resolve_path(ibdiag_sa(p), target, out, &err);
+
+	if (rc < 0) {
+		ibdiag_show_error(err);
+		ibmadrpc_error_free(err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Any other form libibpath knows (the ibmgmt extra). */
+static int resolve_other(struct ibdiag_port *p, const char *text, struct ibpath_path **out)
+{
+	struct ibpath_path *path = NULL;
+	char msg[128];
+	int rc;
+
+	if (ibpath_parse(text, 0, &path, msg, sizeof(msg)) < 0)
+		return -1;
+	if (ibpath_path_kind(path) == IBPATH_KIND_IB && !ibpath_path_needs_resolution(path)) {
+		/* a plain LID is the reference's business: it was rejected there */
+		uint64_t lid = ibpath_path_get(path, IBPATH_DLID);
+
+		if (!ibpath_path_has_grh(path) && !strchr(text, '(') && (lid == 0 || lid >= 0xc000)) {
+			ibpath_path_unref(path);
+			return -1;
+		}
+	}
+	if (ibpath_path_needs_resolution(path)) {
+		rc = resolve_by_sa(p, path, out);
+		ibpath_path_unref(path);
+		return rc;
+	}
+	*out = path;
+	return 0;
+}
+
+static bool looks_other(const char *text)
+{
+	return strchr(text, ':') || strchr(text, '(') || strchr(text, '%');
+}
+
+int ibdiag_resolve(struct ibdiag_port *p, const char *text, enum ibdiag_dest type,
+		   struct ibpath_path **out)
+{
+	struct ibpath_path *path = NULL;
+	char msg[128];
+	uint16_t lid;
+
+	if (!text || !*text)
+		return -1;
+	switch (type) {
+	case IBDIAG_DEST_LID:
+		if (diags_lid(text, &lid) == 0 && !looks_other(text) && !strchr(text, ','))
+			return lid_path(lid, out);
+		return resolve_other(p, text, out);
+	case IBDIAG_DEST_DR:
+		if (looks_other(text))
+			return resolve_other(p, text, out);
+		if (ibpath_parse(text, IBPATH_PARSE_DR | IBPATH_PARSE_DR_ATOI, &path, msg, sizeof(msg)) < 0)
+			return -1;
+		*out = path;
+		return 0;
+	case IBDIAG_DEST_GUID: {
+		uint64_t guid;
+
+		if (looks_other(text))
+			return resolve_other(p, text, out);
+		guid = strtoull(text, NULL, 0);
+		if (!guid)
+			return -1;
+		{
+			ibstruct_gid_t dgid;
+			uint64_t prefix = ibstruct_gid_prefix(&p->gid);
+			int rc;
+
+			if (ibpath_path_new(&path, IBPATH_KIND_IB) < 0)
+				return -1;
+			ibstruct_gid_make(&dgid, prefix ? prefix : 0xfe80000000000000ULL, guid);
+			ibpath_path_set_dgid(path, &dgid);
+			rc = resolve_by_sa(p, path, out);
+			ibpath_path_unref(path);
+			if (rc == 0) {
+				/* the reference keeps only DLID and SL: no GRH */
+				ibpath_path_clear_grh(*out);
+			}
+			return rc;
+		}
+	}
+	case IBDIAG_DEST_DRSLID: {
+		/* "<lid> <dr path>": LID-routed to the first node, directed from there */
+		const char *sp = strchr(text, ' ');
+		long l = strtol(text, NULL, 0);
+
+		if (!sp || l <= 0 || l >= 0xc000)
+			return -1;
+		if (ibpath_parse(sp + 1, IBPATH_PARSE_DR | IBPATH_PARSE_DR_ATOI, &path, msg, sizeof(msg)) < 0)
+			return -1;
+		ibpath_path_set(path, IBPATH_DLID, (uint64_t)l);
+		ibpath_path_set(path, IBPATH_DR_SLID, p->lid);
+		*out = path;
+		return 0;
+	}
+	case IBDIAG_DEST_GID:
+		if (ibpath_parse(text, IBPATH_PARSE_GID, &path, msg, sizeof(msg)) < 0)
+			return -1;
+		{
+			int rc = resolve_by_sa(p, path, out);
+
+			ibpath_path_unref(path);
+			return rc;
+		}
+	}
+	return -1;
+}
+
+const char *ibdiag_portid_str(const struct ibpath_path *path, char *buf, size_t len)
+{
+	size_t n = 0;
+	uint64_t lid = ibpath_path_get(path, IBPATH_DLID);
+	const uint8_t *ports;
+	unsigned count = 0, i;
+
+	if (ibpath_path_kind(path) == IBPATH_KIND_DR)
+		count = ibpath_path_dr_ports(path, &ports);
+	buf[0] = '\0';
+	if (lid > 0 && (ibpath_path_kind(path) == IBPATH_KIND_IB ||
+			ibpath_path_get(path, IBPATH_DR_SLID) != 0xffff)) {
+		n += (size_t)snprintf(buf + n, len - n, "Lid %u", (unsigned)lid);
+		if (ibpath_path_has_grh(path) && n < len) {
+			ibstruct_gid_t gid;
+			char text[64];
+
+			ibpath_path_dgid(path, &gid);
+			if (ibstruct_gid_format(text, sizeof(text), &gid) >= 0)
+				n += (size_t)snprintf(buf + n, len - n, " Gid %s", text);
+		}
+		if (count <= 1 || n >= len)
+			return buf;
+		n += (size_t)snprintf(buf + n, len - n, " ");
+	}
+	if (n >= len)
+		return buf;
+	n += (size_t)snprintf(buf + n, len - n, "DR path slid %u; dlid %u; %d",
+			      (unsigned)ibpath_path_get(path, IBPATH_DR_SLID),
+			      (unsigned)ibpath_path_get(path, IBPATH_DR_DLID), count ? ports[0] : 0);
+	for (i = 1; i < count && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, ",%d", ports[i]);
+	return buf;
+}
+
+/* ---- MADs ------------------------------------------------------------------------------- */
+
+int ibdiag_call(struct ibdiag_port *p, const struct ibmadrpc_request *req,
+		struct ibmadrpc_reply *reply, struct ibmadrpc_error **err)
+{
+	struct ibmadrpc_error *e = NULL;
+	int rc = ibmadrpc_call(p->port, req, reply, &e);
+
+	if (rc < 0) {
+		ibdiag_show_error(e);
+		if (err)
+			*err = e;
+		else
+			ibmadrpc_error_free(e);
+	}
+	return rc;
+}
+
+static int smp_rpc(struct ibdiag_port *p, const struct ibpath_path *path, uint8_t method,
+		   uint16_t attr_id, uint32_t attr_mod, const uint8_t *in, uint8_t out[64],
+		   struct ibmadrpc_error **err)
+{
+	struct ibmadrpc_request req = {
+		.path = path,
+		.mgmt_class = IBSTRUCT_CLASS_SMP,
+		.method = method,
+		.attr_id = attr_id,
+		.attr_mod = attr_mod,
+		.data = in,
+		.data_len = in ? 64 : 0,
+		.key = ibd.mkey,
+	};
+	struct ibmadrpc_reply reply;
+	int rc = ibdiag_call(p, &req, &reply, err);
+
+	if (rc < 0)
+		return rc;
+	if (reply.len < reply.data_offset + 64) {
+		memset(out, 0, 64);
+		if (reply.len > reply.data_offset)
+			memcpy(out, reply.mad + reply.data_offset, reply.len - reply.data_offset);
+	} else {
+		memcpy(out, reply.mad + reply.data_offset, 64);
+	}
+	return 0;
+}
+
+int ibdiag_smp_get(struct ibdiag_port *p, const struct ibpath_path *path, uint16_t attr_id,
+		   uint32_t attr_mod, uint8_t data[64], struct ibmadrpc_error **err)
+{
+	if (ibd.sa) {
+		struct ibmadrpc_error *e = NULL;
+		int rc = ibsa_subn_get(ibdiag_sa(p), path, attr_id, attr_mod, data, &e);
+
+		if (rc < 0) {
+			ibdiag_show_error(e);
+			if (err)
+				*err = e;
+			else
+				ibmadrpc_error_free(e);
+		}
+		return rc;
+	}
+	return smp_rpc(p, path, IBSTRUCT_METHOD_GET, attr_id, attr_mod, NULL, data, err);
+}
+
+int ibdiag_smp_set(struct ibdiag_port *p, const struct ibpath_path *path, uint16_t attr_id,
+		   uint32_t attr_mod, const uint8_t in[64], uint8_t out[64],
+		   struct ibmadrpc_error **err)
+{
+	return smp_rpc(p, path, IBSTRUCT_METHOD_SET, attr_id, attr_mod, in, out, err);
+}
+
+/* ---- Node names ---------------------------------------------------------------------------- */
+
+struct nnmap_entry {
+	uint64_t guid;
+	char *name;
+};
+
+struct ibdiag_nnmap {
+	struct nnmap_entry *v;
+	size_t n, cap;
+};
+
+static void nnmap_clear(struct ibdiag_nnmap *map)
+{
+	size_t i;
+
+	for (i = 0; i < map->n; i++)
+		free(map->v[i].name);
+	free(map->v);
+	map->v = NULL;
+	map->n = map->cap = 0;
+}
+
+/* One line: "<guid> <name>", the name being the first token after the GUID delimited by
+ * '"' or '#'.  -1 on a line that does not start with a number. */
+static int nnmap_line(struct ibdiag_nnmap *map, char *line)
+{
+	char *p = line, *end, *save = NULL, *name;
+	uint64_t guid;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '\0' || *p == '#')
+		return 0;
+	errno = 0;
+	guid = strtoull(p, &end, 0);
+	if (end == p || errno)
+		return -1;
+	p = end;
+	while (isspace((unsigned char)*p))
+		p++;
+	name = strtok_r(p, "\"#", &save);
+	if (!name)
+		return -1;
+	if (map->n == map->cap) {
+		size_t cap = map->cap ? 2 * map->cap : 64;
+		struct nnmap_entry *v = realloc(map->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		map->v = v;
+		map->cap = cap;
+	}
+	map->v[map->n].guid = guid;
+	map->v[map->n].name = strdup(name);
+	if (!map->v[map->n].name)
+		return -1;
+	map->n++;
+	return 0;
+}
+
+struct ibdiag_nnmap *ibdiag_nnmap_open(const char *file)
+{
+	struct ibdiag_nnmap *map;
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	if (!file) {
+		if (access(IBDIAG_NODE_NAME_MAP, R_OK) != 0)
+			return NULL;
+		file = IBDIAG_NODE_NAME_MAP;
+	}
+	f = fopen(file, "r");
+	if (!f)
+		return NULL;
+	map = calloc(1, sizeof(*map));
+	if (!map) {
+		fclose(f);
+		return NULL;
+	}
+	while (getline(&line, &cap, f) != -1) {
+		char *copy = strdup(line);
+
+		if (!copy || nnmap_line(map, line) < 0) {
+			size_t l = copy ? strlen(copy) : 0;
+
+			if (l && copy[l - 1] == '\n')
+				copy[l - 1] = '\0';
+			fprintf(stderr, "WARNING failed to parse node name map \"%s\"\n", file);
+			fprintf(stderr, "WARNING failed line: \"%s\"\n", copy ? copy : "");
+			free(copy);
+			nnmap_clear(map);
+			break;
+		}
+		free(copy);
+	}
+	free(line);
+	fclose(f);
+	return map;
+}
+
+void ibdiag_nnmap_close(struct ibdiag_nnmap *map)
+{
+	if (!map)
+		return;
+	nnmap_clear(map);
+	free(map);
+}
+
+char *ibdiag_clean_nodedesc(char *desc)
+{
+	size_t i;
+
+	for (i = 0; desc[i] && i < 64; i++)
+		if (!isprint((unsigned char)desc[i]))
+			desc[i] = ' ';
+	desc[i] = '\0';
+	return desc;
+}
+
+char *ibdiag_nnmap_name(const struct ibdiag_nnmap *map, uint64_t node_guid, const char *desc)
+{
+	char buf[65];
+	size_t i;
+
+	for (i = 0; map && i < map->n; i++)
+		if (map->v[i].guid == node_guid)
+			return strdup(map->v[i].name);
+	snprintf(buf, sizeof(buf), "%s", desc ? desc : "");
+	return strdup(ibdiag_clean_nodedesc(buf));
+}
