@@ -267,6 +267,100 @@ START_TEST(test_error_levels)
 }
 END_TEST
 
+/* The whole text against a file in tests/data/golden; IBMGMT_GOLDEN_UPDATE=1 rewrites the
+ * file instead (review the diff before committing). */
+static void golden(const char *name, const char *text)
+{
+	char path[4096], *want;
+	FILE *f;
+	long len;
+
+	snprintf(path, sizeof(path), "%s/%s", GOLDEN_DIR, name);
+	if (getenv("IBMGMT_GOLDEN_UPDATE")) {
+		f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		fputs(text, f);
+		fclose(f);
+		return;
+	}
+	f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "cannot read %s", path);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	want = calloc(1, (size_t)len + 1);
+	ck_assert_ptr_nonnull(want);
+	ck_assert_int_eq(fread(want, 1, (size_t)len, f), len);
+	fclose(f);
+	ck_assert_str_eq(text, want);
+	free(want);
+}
+
+/* Byte-exact texts: the -dd trace of a NodeInfo Get and its reply, and the level 0/1/2
+ * error texts of a failed SA PathRecord Get with both packets (the test port's TIDs are
+ * fixed, so the packets are too). */
+START_TEST(test_golden_trace_and_error_dump)
+{
+	struct ibmadrpc_port *port = setup();
+	struct ibpath_path *p = lid_path(4, 0, 0);
+	struct ibmadrpc_request req;
+	struct result r = { 0 };
+	struct ibmadrpc_call *call;
+	char buf[65536];
+	uint8_t mad[IBMADRPC_MAD_SIZE];
+	struct ibmadrpc_error *e;
+
+	memset(&req, 0, sizeof(req));
+	req.path = p;
+	req.mgmt_class = 0x01;
+	req.method = 0x01;
+	req.attr_id = 0x11;
+	ibmadrpc_port_set_trace(port, 2, trace, NULL);
+	ck_assert_int_eq(ibmadrpc_submit(port, &req, done, &r, &call), 0);
+	/* a switch's NodeInfo */
+	memcpy(mad, sent[0], sizeof(mad));
+	mad[3] = 0x81;
+	memset(mad + 64, 0, 64);
+	mad[64] = 1; mad[65] = 1; mad[66] = 2; mad[67] = 12;
+	mad[68 + 5] = 0x20; mad[76 + 5] = 0x20; mad[84 + 5] = 0x20;
+	mad[92] = 0; mad[93] = 8;
+	mad[94] = 0; mad[95] = 0;
+	mad[96 + 3] = 0xa1;
+	mad[100] = 0; mad[101] = 0; mad[102] = 0x02; mad[103] = 0xc9;
+	ibmadrpc_test_feed(port, mad, sizeof(mad), 4);
+	ck_assert_int_eq(r.calls, 1);
+	ck_assert_int_eq(r.failed, 0);
+	golden("madrpc-trace-dd.txt", trace_text);
+
+	/* an SA PathRecord Get that fails with "no records" */
+	trace_text[0] = 0;
+	memset(&r, 0, sizeof(r));
+	req.mgmt_class = 0x03;
+	req.attr_id = 0x35;
+	req.comp_mask = 0x0c;
+	ck_assert_int_eq(ibmadrpc_submit(port, &req, done, &r, &call), 0);
+	memcpy(mad, sent[1], sizeof(mad));
+	mad[3] = 0x81;
+	mad[4] = 0x03;
+	mad[5] = 0x00;
+	ibmadrpc_test_feed(port, mad, sizeof(mad), 4);
+	ck_assert_int_eq(r.failed, 1);
+	golden("madrpc-trace-error.txt", trace_text);
+	e = ibmadrpc_error_new(EPROTO, "RPC MAD_METHOD_GET(1) SAFormat(3.2) SAPathRecord(53) got class specific error 3");
+	ibmadrpc_error_set_packets(e, sent[1], mad, sizeof(mad));
+	ibmadrpc_error_push(e, "Failed getting MAD path record for end port GID(fe80::2)");
+	ibmadrpc_error_format(e, 0, buf, sizeof(buf));
+	golden("madrpc-error-level0.txt", buf);
+	ibmadrpc_error_format(e, 1, buf, sizeof(buf));
+	golden("madrpc-error-level1.txt", buf);
+	ibmadrpc_error_format(e, 2, buf, sizeof(buf));
+	golden("madrpc-error-level2.txt", buf);
+	ibmadrpc_error_free(e);
+	ibmadrpc_port_close(port);
+	ibpath_path_unref(p);
+}
+END_TEST
+
 START_TEST(test_timeout_retries_window_cancel)
 {
 	struct ibmadrpc_port *port = setup();
@@ -316,6 +410,7 @@ int main(void)
 	tcase_add_test(tc, test_matching_and_strays);
 	tcase_add_test(tc, test_status_busy_and_golden_errors);
 	tcase_add_test(tc, test_error_levels);
+	tcase_add_test(tc, test_golden_trace_and_error_dump);
 	tcase_add_test(tc, test_timeout_retries_window_cancel);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
