@@ -43,3 +43,7 @@ if [ -x "$b/bench/bench-sched" ]; then
 	fabric_stop
 	awk -v l="$ref" -v o="$best" 'BEGIN { printf "best / libibmad: %.2f\n", o / l }'
 fi
+if [ -x "$b/utils/smpquery" ]; then
+	echo
+	sh "$top/bench/bench-tools.sh" "$b"
+fi

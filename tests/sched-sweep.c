@@ -7,10 +7,16 @@
  *   sched-sweep sync MAXLID              one synchronous libibmadrpc call after the other
  *   sched-sweep par MAXLID MAXO [T R]    libibsched, MAXO outstanding, timeout T ms, R retries
  * Exit status: 0 all answered, 1 some failed (listed on stderr with their error).
+ *
+ * SWEEP_CUT_AFTER=K SWEEP_CUT_FIFO=F SWEEP_CUT_CMDS="c1;c2;...": after K completions the
+ * commands are written to F, one per line (the simulator's console: links go down while
+ * the sweep runs).
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <ibmgmt/ibsched.h>
 
@@ -18,6 +24,29 @@
 static char *lines[MAXL * 40];
 static unsigned nlines, failed;
 static struct ibpath_path *paths[MAXL];
+static unsigned completions, cut_after;
+
+/* Once, after cut_after completions: the console commands of SWEEP_CUT_CMDS. */
+static void maybe_cut(void)
+{
+	const char *fifo = getenv("SWEEP_CUT_FIFO"), *cmds = getenv("SWEEP_CUT_CMDS");
+	char buf[4096];
+	size_t i;
+	int fd;
+
+	if (!cut_after || ++completions != cut_after || !fifo || !cmds)
+		return;
+	snprintf(buf, sizeof(buf), "%s\n", cmds);
+	for (i = 0; buf[i]; i++)
+		if (buf[i] == ';')
+			buf[i] = '\n';
+	fd = open(fifo, O_WRONLY | O_NONBLOCK);
+	if (fd < 0 || write(fd, buf, strlen(buf)) != (ssize_t)strlen(buf))
+		fprintf(stderr, "cannot write the cut commands to %s\n", fifo);
+	if (fd >= 0)
+		close(fd);
+	fprintf(stderr, "cut after %u completions\n", cut_after);
+}
 
 static void record(unsigned lid, int port, const uint8_t *data, size_t n)
 {
@@ -43,6 +72,7 @@ static int port_done(struct ibsched *s, struct ibsched_work *w, const struct ibm
 
 	(void)s;
 	(void)w;
+	maybe_cut();
 	if (err) {
 		char e[1024];
 
@@ -63,6 +93,7 @@ static int node_done(struct ibsched *s, struct ibsched_work *w, const struct ibm
 	struct ibmadrpc_request req;
 
 	(void)w;
+	maybe_cut();
 	if (err) {
 		char e[1024];
 
@@ -98,6 +129,8 @@ int main(int argc, char **argv)
 	maxlid = (unsigned)atoi(argv[2]);
 	if (maxlid >= MAXL)
 		return 2;
+	if (getenv("SWEEP_CUT_AFTER"))
+		cut_after = (unsigned)atoi(getenv("SWEEP_CUT_AFTER"));
 	if (argc > 5) {
 		t = (unsigned)atoi(argv[4]);
 		r = (unsigned)atoi(argv[5]);

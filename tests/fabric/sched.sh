@@ -3,7 +3,8 @@
 # libibsched on the simulated 368-node fat tree: NodeInfo + every PortInfo of every node in
 # parallel equals the same data fetched one call at a time; with 20% of the MADs dropped at
 # the client's leaf switch everything still arrives through retries; with a leaf's uplinks
-# taken down the nodes behind them fail with a timeout error and the rest completes.
+# taken down (before, and in the middle of a sweep) the nodes behind them fail with a timeout
+# error and the rest completes.
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 . "$top_srcdir/tests/fabric/fabric.sh"
@@ -33,6 +34,22 @@ cmp -s "$FABRIC_DIR/sync.txt" "$FABRIC_DIR/drop.txt" ||
 	{ echo "FAIL: with 20% drops the sweep differs"; tail -3 "$FABRIC_DIR/drop.err"; fail=1; }
 fabric_console "Error \"$leaf\" 0" >/dev/null
 echo "20% drops at '$leaf': $(tail -1 "$FABRIC_DIR/drop.err")"
+
+# take a leaf's uplinks down while the sweep runs (after its first 20 completions): the work
+# behind them fails with a timeout error, the rest completes, nothing hangs
+mid=ft-leaf23
+cmds=
+for p in 15 16 17 18 19 20 21 22; do cmds="$cmds${cmds:+;}Unlink \"$mid\"[$p]"; done
+SWEEP_CUT_AFTER=20 SWEEP_CUT_FIFO=$FABRIC_DIR/console.in SWEEP_CUT_CMDS=$cmds \
+	fabric_run $H "$sweep" par $L 32 100 1 > "$FABRIC_DIR/mid.txt" 2>"$FABRIC_DIR/mid.err"
+rc=$?
+bad=$(grep -c "timed out to 'Path 0 -> " "$FABRIC_DIR/mid.err")
+good=$(wc -l < "$FABRIC_DIR/mid.txt")
+if [ $rc != 1 ] || [ "$bad" -lt 1 ] || [ "$good" -lt $((n / 2)) ] || ! grep -q '^cut after 20' "$FABRIC_DIR/mid.err"; then
+	echo "FAIL: '$mid' cut mid-sweep: exit $rc, $good attributes, $bad timeouts"; fail=1
+fi
+echo "'$mid' cut mid-sweep: $good attributes arrived, $bad calls timed out with a clear error"
+for p in 15 16 17 18 19 20 21 22; do fabric_console "ReLink \"$mid\"[$p]" >/dev/null 2>&1; done
 
 # take a remote leaf's uplinks down: its hosts time out, everything else completes
 other=ft-leaf24
