@@ -414,6 +414,61 @@ static int do_vend(struct ibmadrpc_port *port, int argc, char **argv)
 	return 0;
 }
 
+/* A GMP Get of a libibstruct attribute: "gmp LID cc" (CC CongestionInfo, printed in the
+ * infiniband-diags style) or "gmp LID dm" (DevMgt IOUnitInfo, name=value per field). */
+static int do_gmp(struct ibmadrpc_port *port, int argc, char **argv)
+{
+	const struct ibstruct_desc *d;
+	struct ibmadrpc_error *err;
+	struct ibpath_path *p;
+	char text[8192];
+	void *host;
+	int rc;
+
+	if (argc < 2)
+		return 2;
+	if (!strcmp(argv[1], "cc"))
+		d = ibstruct_cc_congestion_info_desc();
+	else if (!strcmp(argv[1], "dm"))
+		d = ibstruct_dm_io_unit_info_desc();
+	else
+		return 2;
+	host = calloc(1, ibstruct_desc_host_size(d));
+	if (!host)
+		return 1;
+	p = target(argv[0]);
+	ibpath_path_set(p, IBPATH_DQPN, 1);
+	ibpath_path_set(p, IBPATH_QKEY, 0x80010000u);
+	rc = ibmadrpc_attr(port, p, IBSTRUCT_METHOD_GET, d, 0, NULL, host, &err);
+	ibpath_path_unref(p);
+	if (rc) {
+		free(host);
+		return report(err, rc);
+	}
+	if (!strcmp(argv[1], "cc")) {
+		ibstruct_snprint_diags(text, sizeof(text), d, host);
+		fputs(text, stdout);
+	} else {
+		unsigned i, n = ibstruct_desc_field_count(d);
+
+		/* DevMgt has no infiniband-diags names: name=value per field */
+		for (i = 0; i < n; i++) {
+			struct ibstruct_field_ref ref;
+			const char *name;
+
+			if (ibstruct_field_at(d, i, &ref) < 0)
+				continue;
+			name = ibstruct_field_name(&ref);
+			if (!name || !strncmp(name, "reserved", 8))
+				continue;
+			if (ibstruct_format_value(d, host, name, text, sizeof(text)) >= 0)
+				printf("%s=%.40s\n", name, text);
+		}
+	}
+	free(host);
+	return 0;
+}
+
 struct async_state {
 	unsigned done, failed;
 };
@@ -517,6 +572,8 @@ int main(int argc, char **argv)
 		rc = do_table(port, argc - 1, argv + 1);
 	else if (!strcmp(argv[0], "bad"))
 		rc = do_bad(port, argc - 1, argv + 1);
+	else if (!strcmp(argv[0], "gmp"))
+		rc = do_gmp(port, argc - 1, argv + 1);
 	else if (!strcmp(argv[0], "async"))
 		rc = do_async(port, argc - 1, argv + 1);
 	else

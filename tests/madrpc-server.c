@@ -10,6 +10,8 @@
  *   Get NodeRecord       -> one record (LID from the request)
  *   any other attribute  -> status 0x000c (method/attribute combination not supported)
  *   any other method     -> status 0x0008 (method not supported)
+ * and class DevMgt: Get IOUnitInfo -> changeID 0x1234, 3 controllers, diag 1, option ROM 0,
+ * controller list 0x1f 0x00 ... (other DevMgt attributes: status 0x000c),
  * and drops everything else it receives (OpenSM probes the new IsSM port with SMPs).
  * Prints "ready" on stdout once it serves; exits after SECONDS (default 60).
  */
@@ -41,6 +43,17 @@ static void serve(struct ibmadrpc_port *port, const struct ibmadrpc_request_in *
 
 		served++;
 		ibmadrpc_respond(port, in, 0, host, sizeof(host));
+		return;
+	}
+	if (in->mad[1] == 0x06) {
+		/* DevMgt: a fixed IOUnitInfo */
+		uint8_t iou[IBSTRUCT_DM_IO_UNIT_INFO_SIZE] = { 0x12, 0x34, 3, 0x02, 0x1f };
+
+		served++;
+		if (method == IBSTRUCT_METHOD_GET && attr == IBSTRUCT_DM_IO_UNIT_INFO_ATTR_ID)
+			ibmadrpc_respond(port, in, 0, iou, sizeof(iou));
+		else
+			ibmadrpc_respond(port, in, 0x000c, NULL, 0);
 		return;
 	}
 	if (in->mad[1] != 0x03)
@@ -99,7 +112,8 @@ int main(int argc, char **argv)
 	 * no agent for */
 	if (ibmadrpc_port_serve(port, 0x03, 2, 0xfffffffeu, 0) || ibmadrpc_port_serve(port, 0x01, 1, 0xfffffffeu, 0) ||
 	    ibmadrpc_port_serve(port, 0x81, 1, 0xfffffffeu, 0) || ibmadrpc_port_serve(port, 0x04, 1, 0xfffffffeu, 0) ||
-	    ibmadrpc_port_serve(port, 0x32, 1, 0xfffffffeu, 0x001405)) {
+	    ibmadrpc_port_serve(port, 0x32, 1, 0xfffffffeu, 0x001405) ||
+	    ibmadrpc_port_serve(port, 0x06, 1, 0xfffffffeu, 0)) {
 		fprintf(stderr, "cannot register the server agents\n");
 		return 1;
 	}

@@ -8,7 +8,7 @@
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 . "$top_srcdir/tests/fabric/fabric.sh"
-fabric_require smpdump perfquery saquery
+fabric_require smpdump perfquery saquery ibccquery
 probe=$(cd "$top_builddir" && pwd)/tests/madrpc-probe
 [ -x "$probe" ] || { echo "ERROR: $probe is not built"; exit 99; }
 fail=0
@@ -120,6 +120,16 @@ same "RMPP 2000 records, 10% drops" "2000 records received, 2000 expected, all e
 	"$(fabric_run $H "$probe" -v -t 300 -r 20 table "$L" 2000 2>&1)"
 fabric_console 'Error "sw-b" 0' >/dev/null
 same "VendGet with OUI (range 2)" "OUI 0x001405: madrpc-server" "$(fabric_run $H "$probe" -v vend "$L" 2>&1)"
+same "DevMgt Get IOUnitInfo (our server)" "changeID=4660
+maxControllers=3
+diagDeviceID=1
+optionROM=0
+controllerList=0x1f (+127 zero bytes)" "$(fabric_run $H "$probe" gmp "$L" dm 2>&1)"
+# CC: ibsim answers class 0x21 itself (with SMI handlers: meaningless but well-formed data,
+# TESTWORLD.md); our decode must equal ibccquery's.  Never aimed at the SM's node.
+L3=$(fabric_run hca-b3 "$FABRIC_REF/ibaddr" -L | sed 's/.*LID start \([0-9]*\).*/\1/')
+same "CC Get CongestionInfo" "$(fabric_run $H "$FABRIC_REF/ibccquery" CongestionInfo "$L3" | grep -v '^#')" \
+	"$(fabric_run $H "$probe" gmp "$L3" cc 2>&1)"
 same "unsupported attribute" "status 0x000c
 E: RPC MAD_METHOD_GET(1) SAFormat(3.2) SAPathRecord(53) got error status 0x000c (method/attribute combination not supported)" \
 	"$(fabric_run $H "$probe" -v bad "$L" attr 2>&1)"
