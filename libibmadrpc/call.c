@@ -48,7 +48,7 @@ size_t ibmadrpc_data_offset(uint8_t mgmt_class)
 	}
 }
 
-static bool class_has_rmpp(uint8_t mgmt_class)
+bool ibmadrpc_class_has_rmpp(uint8_t mgmt_class)
 {
 	return mgmt_class == 0x03 || (mgmt_class >= 0x30 && mgmt_class <= 0x4f);
 }
@@ -620,7 +620,8 @@ static void handle_reply(struct ibmadrpc_port *port, struct ibmadrpc_call *c, co
 	}
 	if (st & 0x2 && follow_redirect(port, c, mad, len))
 		return;
-	if (class_has_rmpp(c->mgmt_class) && !st && rmpp_is_active(mad, len)) {
+	if (ibmadrpc_class_has_rmpp(c->mgmt_class) && !st && rmpp_is_active(mad, len) &&
+	    !port->kernel_rmpp) {
 		uint8_t ack[IBMADRPC_MAD_SIZE];
 		size_t ack_len = 0;
 		enum rmpp_rx_result r;
@@ -797,6 +798,24 @@ static int run_done(struct ibmadrpc_port *port, struct ibmadrpc_call *stop_at)
 }
 
 /* Receives what is ready (waiting up to timeout_ms for the first packet). */
+/* A reply the kernel reassembled (kernel RMPP): longer than a MAD. */
+static int receive_large(struct ibmadrpc_port *port, int len)
+{
+	uint8_t *big;
+	int rc;
+
+	if (len <= 0 || len > IBMADRPC_KERNEL_RMPP_MAX)
+		return -EMSGSIZE;
+	big = malloc(UMAD_HDR + (size_t)len);
+	if (!big)
+		return -ENOMEM;
+	rc = umad_recv(port->fd, big, &len, 0);
+	if (rc >= 0)
+		input(port, big, len < 0 ? 0 : (size_t)len);
+	free(big);
+	return rc < 0 ? rc : 0;
+}
+
 static int receive(struct ibmadrpc_port *port, int timeout_ms)
 {
 	uint8_t buf[UMAD_HDR + IBMADRPC_MAD_SIZE];
@@ -815,8 +834,12 @@ static int receive(struct ibmadrpc_port *port, int timeout_ms)
 		if (rc < 0) {
 			if (rc == -EWOULDBLOCK || rc == -EAGAIN || rc == -ETIMEDOUT)
 				return got;
+			if (rc == -ENOSPC && port->kernel_rmpp && receive_large(port, len) == 0) {
+				got++;
+				continue;
+			}
 			if (rc == -ENOSPC) {
-				/* larger than a MAD: we do RMPP ourselves, drop it */
+				/* larger than a MAD and not ours to take: drop it */
 				port->stats.malformed++;
 				got++;
 				continue;
@@ -990,16 +1013,21 @@ struct ibmadrpc_port *ibmadrpc_test_port_new(int (*hook)(struct ibmadrpc_port *,
 
 int ibmadrpc_test_feed(struct ibmadrpc_port *port, const uint8_t *mad, size_t len, uint16_t slid)
 {
-	uint8_t buf[UMAD_HDR + IBMADRPC_MAD_SIZE];
-	ib_user_mad_t *um = (ib_user_mad_t *)buf;
+	uint8_t *buf;
+	ib_user_mad_t *um;
 
-	if (len > IBMADRPC_MAD_SIZE)
+	/* more than a MAD only as the kernel would hand it over (kernel RMPP) */
+	if (len > IBMADRPC_MAD_SIZE && !port->kernel_rmpp)
 		len = IBMADRPC_MAD_SIZE;
-	memset(buf, 0, sizeof(buf));
+	buf = calloc(1, UMAD_HDR + len);
+	if (!buf)
+		return -ENOMEM;
+	um = (ib_user_mad_t *)buf;
 	memcpy(buf + UMAD_HDR, mad, len);
 	um->addr.lid = htons(slid);
 	um->addr.qpn = htonl(1);
 	input(port, buf, len);
+	free(buf);
 	handle_timeouts(port);
 	return run_done(port, NULL);
 }

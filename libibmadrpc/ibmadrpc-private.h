@@ -120,6 +120,7 @@ struct ibmadrpc_port {
 		uint8_t umad[UMAD_HDR + IBMADRPC_MAD_SIZE];
 	} done_acks[8];
 	unsigned next_done_ack;
+	bool kernel_rmpp;                     /* client agents of RMPP classes use the kernel's */
 	/* tests only: replaces umad_send() (returns 0 or a negative errno) */
 	int (*send_hook)(struct ibmadrpc_port *port, const uint8_t *umad, size_t len);
 };
@@ -133,6 +134,10 @@ void ibmadrpc_error_set_packets(struct ibmadrpc_error *err, const uint8_t *req, 
 
 /* call.c */
 uint64_t ibmadrpc_now_us(void);
+/* SA and vendor range 2 classes carry RMPP */
+bool ibmadrpc_class_has_rmpp(uint8_t mgmt_class);
+/* the largest reply the kernel may hand over reassembled (kernel RMPP) */
+#define IBMADRPC_KERNEL_RMPP_MAX (16 << 20)
 size_t ibmadrpc_data_offset(uint8_t mgmt_class);
 int ibmadrpc_agent(struct ibmadrpc_port *port, uint8_t mgmt_class, uint8_t version, uint32_t oui,
 		   bool server, uint32_t methods);

@@ -209,6 +209,7 @@ int ibmadrpc_agent(struct ibmadrpc_port *port, uint8_t mgmt_class, uint8_t versi
 		   bool server, uint32_t methods)
 {
 	long method_mask[16 / sizeof(long)];
+	int rmpp_version;
 	unsigned i;
 	int id;
 
@@ -229,13 +230,15 @@ int ibmadrpc_agent(struct ibmadrpc_port *port, uint8_t mgmt_class, uint8_t versi
 	memset(method_mask, 0, sizeof(method_mask));
 	if (server)
 		memcpy(method_mask, &methods, sizeof(methods) < sizeof(method_mask) ? sizeof(methods) : sizeof(method_mask));
-	/* user-space RMPP: agents never ask the kernel for RMPP (rmpp_version 0) */
+	/* RMPP in user space (rmpp_version 0) unless the caller chose the kernel's for the
+	 * client agents of RMPP classes; server agents always segment in user space */
+	rmpp_version = port->kernel_rmpp && !server && ibmadrpc_class_has_rmpp(mgmt_class) ? 1 : 0;
 	if (mgmt_class >= 0x30 && mgmt_class <= 0x4f) {
 		uint8_t o[3] = { (uint8_t)(oui >> 16), (uint8_t)(oui >> 8), (uint8_t)oui };
 
-		id = umad_register_oui(port->fd, mgmt_class, 0, o, server ? method_mask : NULL);
+		id = umad_register_oui(port->fd, mgmt_class, rmpp_version, o, server ? method_mask : NULL);
 	} else {
-		id = umad_register(port->fd, mgmt_class, version, 0, server ? method_mask : NULL);
+		id = umad_register(port->fd, mgmt_class, version, rmpp_version, server ? method_mask : NULL);
 	}
 	if (id < 0)
 		return id;
@@ -246,6 +249,19 @@ int ibmadrpc_agent(struct ibmadrpc_port *port, uint8_t mgmt_class, uint8_t versi
 	port->agents[port->nagents].id = id;
 	port->nagents++;
 	return id;
+}
+
+IBMADRPC_EXPORT int ibmadrpc_port_set_kernel_rmpp(struct ibmadrpc_port *port, bool on)
+{
+	unsigned i;
+
+	if (!port)
+		return -EINVAL;
+	for (i = 0; i < port->nagents; i++)
+		if (!port->agents[i].server && ibmadrpc_class_has_rmpp(port->agents[i].mgmt_class))
+			return -EBUSY; /* an agent of the other kind is already registered */
+	port->kernel_rmpp = on;
+	return 0;
 }
 
 IBMADRPC_EXPORT int ibmadrpc_port_serve(struct ibmadrpc_port *port, uint8_t mgmt_class,
