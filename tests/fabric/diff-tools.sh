@@ -52,9 +52,11 @@ fi
 sort -s -t "$(printf '\t')" -k1,1 "$work/all" | cut -f2- > "$work/sorted"
 
 # normalise TOOLPATH NAME < raw > clean: the program path becomes the tool's name, pids
-# become "N" (what really differs between two runs).
+# become "N", and so does OpenSM's SMInfo activity count, which grows with every MAD the SM
+# sends (what really differs between two runs).
 normalise() {
 	sed -e "s#$1#$2#g" \
+	    -e 's/activity count [0-9][0-9]*/activity count N/' \
 	    -e 's/\[pid [0-9][0-9]*\]/[pid N]/g' \
 	    -e 's/^ibwarn: \[[0-9][0-9]*\]/ibwarn: [N]/' \
 	    -e 's/^ibpanic: \[[0-9][0-9]*\]/ibpanic: [N]/'

@@ -776,8 +776,10 @@ struct ibdiag_nnmap *ibdiag_nnmap_open(const char *file)
 		file = IBDIAG_NODE_NAME_MAP;
 	}
 	f = fopen(file, "r");
-	if (!f)
+	if (!f) {
+		fprintf(stderr, "WARNING failed to open node name map \"%s\" (%s)\n", file, strerror(errno));
 		return NULL;
+	}
 	map = calloc(1, sizeof(*map));
 	if (!map) {
 		fclose(f);
