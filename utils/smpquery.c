@@ -106,7 +106,8 @@ static void dump_portinfo(const uint8_t data[SMP_DATA])
 	else
 		ibstruct_snprint_diags_line(buf, sizeof(buf), "Mkey", "<not displayed>");
 	printf("%s\n", buf);
-	ibstruct_snprint_diags_range(buf, sizeof(buf), desc, &pi, "GidPrefix", "LinkSpeedExtEnabled");
+	ibstruct_snprint_diags_range(buf, sizeof(buf), desc, &pi, "GidPrefix",
+				     "LinkSpeedExtEnabled");
 	fputs(buf, stdout);
 }
 
@@ -187,8 +188,8 @@ static bool port_info_ext_supported(const struct ibpath_path *dest, int portnum)
 		return false;
 	}
 	if (!(pi.capabilityMask2 & CAP2_PORT_INFO_EXT)) {
-		IBWARN("port info capability mask2 = 0x%x doesn't indicate PortInfoExtended support",
-		       pi.capabilityMask2);
+		IBWARN("port info capability mask2 = 0x%x doesn't indicate PortInfoExtended"
+		       " support", pi.capabilityMask2);
 		return false;
 	}
 	return true;
@@ -251,8 +252,8 @@ static const char *pkey_table(const struct ibpath_path *dest, char **argv, int a
 			const uint8_t *p = data + 2 * j;
 
 			printf("%4u: 0x%04x 0x%04x 0x%04x 0x%04x 0x%04x 0x%04x 0x%04x 0x%04x\n",
-			       (unsigned)(i * 32 + j), be16(p), be16(p + 2), be16(p + 4), be16(p + 6),
-			       be16(p + 8), be16(p + 10), be16(p + 12), be16(p + 14));
+			       (unsigned)(i * 32 + j), be16(p), be16(p + 2), be16(p + 4),
+			       be16(p + 6), be16(p + 8), be16(p + 10), be16(p + 12), be16(p + 14));
 		}
 	}
 	printf("%d pkeys capacity for this port\n", n);
@@ -308,8 +309,9 @@ static const char *vlarb_entry(const struct ibpath_path *dest, int portnum, int 
 	uint8_t data[SMP_DATA];
 	int i;
 
-	if (smp_get(dest, IBSTRUCT_SMP_VLARB_TABLE_ATTR_ID, (uint32_t)block << 16 | (uint32_t)portnum,
-		    data) < 0)
+	uint32_t mod = (uint32_t)block << 16 | (uint32_t)portnum;
+
+	if (smp_get(dest, IBSTRUCT_SMP_VLARB_TABLE_ATTR_ID, mod, data) < 0)
 		return "vl arb query failed";
 	printf("\nVL    : |");
 	for (i = 0; i < entries; i++)
@@ -348,7 +350,8 @@ static const char *vlarb_table(const struct ibpath_path *dest, char **argv, int 
 			if (smp_get(dest, IBSTRUCT_SMP_SWITCH_INFO_ATTR_ID, 0, data) < 0)
 				return "switch info query failed";
 			if (!(data[16] & 0x08)) { /* EnhancedPort0 */
-				printf("# No VLArbitration tables (BSP0): %s port %d\n", portid(dest), 0);
+				printf("# No VLArbitration tables (BSP0): %s port %d\n",
+				       portid(dest), 0);
 				return NULL;
 			}
 		}
@@ -475,8 +478,9 @@ int main(int argc, char **argv)
 			     "<op> <dest dr_path|lid|guid> [op params]\n"
 			     "\nSupported ops (and aliases, case insensitive):\n");
 	for (o = ops; o->name && n < sizeof(usage_args); o++)
-		n += (size_t)snprintf(usage_args + n, sizeof(usage_args) - n, "  %s (%s) <addr>%s\n",
-				      o->name, o->alias, o->port_param ? " [<portnum>]" : "");
+		n += (size_t)snprintf(usage_args + n, sizeof(usage_args) - n,
+				      "  %s (%s) <addr>%s\n", o->name, o->alias,
+				      o->port_param ? " [<portnum>]" : "");
 
 	first = ibdiag_process_opts(argc, argv, NULL, NULL, opts, process_opt, usage_args,
 				    examples);
