@@ -29,18 +29,13 @@
 #include "common/ibdiag.h"
 
 #define MAX_PORTS 10 /* libibumad's UMAD_CA_MAX_PORTS: port directories 0..9 */
-#define MAX_DEVS 256
+#define MAX_DEVS  256
 
-static const char *const node_type_str[] = { "???", "CA", "Switch", "Router", "iWARP RNIC" };
-static const char *const port_state_str[] = { "???", "Down", "Initializing", "Armed", "Active" };
-static const char *const phys_state_str[] = { "No state change",
-					      "Sleep",
-					      "Polling",
-					      "Disabled",
-					      "PortConfigurationTraining",
-					      "LinkUp",
-					      "LinkErrorRecovery",
-					      "PhyTest" };
+static const char *const node_type_str[] = {"???", "CA", "Switch", "Router", "iWARP RNIC"};
+static const char *const port_state_str[] = {"???", "Down", "Initializing", "Armed", "Active"};
+static const char *const phys_state_str[] = {
+    "No state change",		 "Sleep",  "Polling",		"Disabled",
+    "PortConfigurationTraining", "LinkUp", "LinkErrorRecovery", "PhyTest"};
 
 struct ibstat_opts {
 	bool list_only;
@@ -78,7 +73,8 @@ static int handle_opt(void *ctx, int letter, char *optarg)
 /* ---- libibumad's view of a device: which files must exist ----------------------------- */
 
 /* snprintf() into a path buffer; an over-long path simply fails to open later. */
-static void path_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void path_fmt(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static void path_fmt(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
@@ -90,7 +86,8 @@ static void path_fmt(char *buf, size_t len, const char *fmt, ...)
 
 /* Reads a file of the device tree as libibumad does: at most len - 1 bytes, cut at the
  * last newline.  0 or a negative errno. */
-static int read_text(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int read_text(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static int read_text(char *buf, size_t len, const char *fmt, ...)
 {
 	char path[4096], *nl;
@@ -147,8 +144,8 @@ static bool all_digits(const char *s)
 
 static int check_port(const char *portsdir, int num)
 {
-	static const char *const files[] = { "lid_mask_count", "sm_lid", "sm_sl", "lid",
-					     "state", "phys_state" };
+	static const char *const files[] = {"lid_mask_count", "sm_lid",	   "sm_sl", "lid",
+					    "state",	      "phys_state"};
 	char buf[64], path[4096];
 	struct dirent *de;
 	unsigned i, pkeys = 0;
@@ -223,6 +220,37 @@ static int check_device(const char *name)
 	}
 	closedir(d);
 	return r;
+}
+
+/* libibumad reads fw_ver, hw_rev, hca_type and each port's rate and link_layer without
+ * insisting on them; a missing one leaves errno at ENOENT, which the reference's later
+ * "stat of IB device ... failed" message then shows (umad2sim's tree has no link_layer). */
+static int leftover_errno(const char *name)
+{
+	static const char *const dev_files[] = {"fw_ver", "hw_rev", "hca_type"};
+	char dir[4096], buf[64];
+	struct dirent *de;
+	unsigned i;
+	int e = 0;
+	DIR *d;
+
+	path_fmt(dir, sizeof(dir), "%s/class/infiniband/%s", sysfs_root, name);
+	for (i = 0; i < sizeof(dev_files) / sizeof(dev_files[0]); i++)
+		if (read_text(buf, sizeof(buf), "%s/%s", dir, dev_files[i]))
+			e = ENOENT;
+	path_fmt(dir, sizeof(dir), "%s/class/infiniband/%s/ports", sysfs_root, name);
+	d = opendir(dir);
+	if (!d)
+		return e;
+	while ((de = readdir(d))) {
+		if (!all_digits(de->d_name))
+			continue;
+		if (read_text(buf, sizeof(buf), "%s/%s/rate", dir, de->d_name) ||
+		    read_text(buf, sizeof(buf), "%s/%s/link_layer", dir, de->d_name))
+			e = ENOENT;
+	}
+	closedir(d);
+	return e;
 }
 
 /* ---- The device list ------------------------------------------------------------------ */
@@ -332,8 +360,7 @@ static void print_port(const struct ibpath_port *p, bool alone)
 
 /* One device: its header and ports, or with a port number that port alone.  0, or -1
  * with errno set for the caller's IBPANIC. */
-static int ca_stat(const struct ibpath_devlist *list, const char *name, int portnum,
-		       bool no_ports)
+static int ca_stat(const struct ibpath_devlist *list, const char *name, int portnum, bool no_ports)
 {
 	const struct ibpath_device *dev;
 	const struct ibpath_port *p;
@@ -349,12 +376,13 @@ static int ca_stat(const struct ibpath_devlist *list, const char *name, int port
 	if (!no_ports && portnum >= 0) {
 		const char *t = type_name(ibpath_device_node_type(dev));
 
-		p = portnum <= (int)max_port(dev) ? ibpath_device_port_by_num(dev, (unsigned)portnum)
-						  : NULL;
+		p = portnum <= (int)max_port(dev)
+			? ibpath_device_port_by_num(dev, (unsigned)portnum)
+			: NULL;
 		if (!p) {
 			IBWARN("%s: '%s' has no port number %d - max (%u)", t, name, portnum,
 			       max_port(dev));
-			errno = 0; /* the reference's message ends in ": Success" */
+			errno = leftover_errno(name);
 			return -1;
 		}
 		printf("%s: '%s'\n", t, name);
@@ -396,17 +424,17 @@ static int list_port_guids(const struct ibpath_devlist *list, char **names, unsi
 int main(int argc, char **argv)
 {
 	static const struct ibdiag_opt opts[] = {
-		{ "list_of_cas", 'l', 0, NULL, "list all IB devices" },
-		{ "short", 's', 0, NULL, "short output" },
-		{ "port_list", 'p', 0, NULL, "show port list" },
-		{ 0 },
+	    {"list_of_cas", 'l', 0, NULL, "list all IB devices"},
+	    {"short", 's', 0, NULL, "short output"},
+	    {"port_list", 'p', 0, NULL, "show port list"},
+	    {0},
 	};
 	static const char *const examples[] = {
-		"-l       # list all IB devices",
-		"mthca0 2 # stat port 2 of 'mthca0'",
-		NULL,
+	    "-l       # list all IB devices",
+	    "mthca0 2 # stat port 2 of 'mthca0'",
+	    NULL,
 	};
-	struct ibstat_opts o = { 0 };
+	struct ibstat_opts o = {0};
 	struct ibpath_devlist *list = NULL;
 	char *names[MAX_DEVS];
 	unsigned n, first = 0, last, i;
