@@ -313,7 +313,8 @@ static int transmit(struct ibmadrpc_port *port, struct ibmadrpc_call *c)
 	if (rc < 0)
 		return rc;
 	port->stats.sent++;
-	c->deadline_us = ibmadrpc_now_us() + (uint64_t)c->timeout_ms * 1000u;
+	c->sent_us = ibmadrpc_now_us();
+	c->deadline_us = c->sent_us + (uint64_t)c->timeout_ms * 1000u;
 	timer_add(port, c);
 	return 0;
 }
@@ -620,8 +621,11 @@ static void handle_reply(struct ibmadrpc_port *port, struct ibmadrpc_call *c, co
 	}
 	if (st & 0x2 && follow_redirect(port, c, mad, len))
 		return;
+	/* RMPPType 0 with the Active flag is no RMPP packet: it is what a sender leaves whose
+	 * kernel would have segmented the answer but did not (OpenSM's GetTableResp under
+	 * umad2sim, cut to one MAD); it is taken as a plain single-MAD reply */
 	if (ibmadrpc_class_has_rmpp(c->mgmt_class) && !st && rmpp_is_active(mad, len) &&
-	    !port->kernel_rmpp) {
+	    rmpp_type(mad) != 0 && !port->kernel_rmpp) {
 		uint8_t ack[IBMADRPC_MAD_SIZE];
 		size_t ack_len = 0;
 		enum rmpp_rx_result r;
@@ -690,31 +694,58 @@ static void handle_reply(struct ibmadrpc_port *port, struct ibmadrpc_call *c, co
 	complete(port, c);
 }
 
+/* The current attempt of c is lost (its timer ran out, or the transport returned the send):
+ * resend while retries are left, else fail with a time-out. */
+static void attempt_lost(struct ibmadrpc_port *port, struct ibmadrpc_call *c)
+{
+	timer_del(port, c);
+	if (c->retries_left) {
+		c->retries_left--;
+		if (!c->busy_retries)
+			port->stats.retries++;
+		if (transmit(port, c) < 0)
+			fail_call(port, c, EIO, NULL, 0, "could not be resent");
+		return;
+	}
+	port->stats.timeouts++;
+	{
+		char p[160];
+
+		ibpath_path_format(c->path, p, sizeof(p));
+		fail_call(port, c, ETIMEDOUT, NULL, 0, "timed out to '%s'", p);
+	}
+}
+
 static void handle_timeouts(struct ibmadrpc_port *port)
 {
 	uint64_t now = ibmadrpc_now_us();
 
-	while (port->thead && port->thead->deadline_us <= now) {
-		struct ibmadrpc_call *c = port->thead;
-
-		timer_del(port, c);
-		if (c->retries_left) {
-			c->retries_left--;
-			if (!c->busy_retries)
-				port->stats.retries++;
-			if (transmit(port, c) < 0)
-				fail_call(port, c, EIO, NULL, 0, "could not be resent");
-			continue;
-		}
-		port->stats.timeouts++;
-		{
-			char p[160];
-
-			ibpath_path_format(c->path, p, sizeof(p));
-			fail_call(port, c, ETIMEDOUT, NULL, 0, "timed out to '%s'", p);
-		}
-	}
+	while (port->thead && port->thead->deadline_us <= now)
+		attempt_lost(port, port->thead);
 	ibmadrpc_server_timeouts(port, now);
+}
+
+/* A send the transport handed back with an error status: the simulator does so at once for
+ * a MAD it dropped or could not route (status ETIMEDOUT), the kernel for a send that failed.
+ * Only a return that comes soon after the current attempt went out counts: the kernel also
+ * returns earlier attempts of ours whose (longer) send time-out expired. */
+static void send_returned(struct ibmadrpc_port *port, const uint8_t *mad, size_t len)
+{
+	uint32_t tid;
+	struct ibmadrpc_call *c;
+
+	if (len < 24 || (mad[3] & 0x80))
+		return;
+	tid = be32_at(mad + 12);
+	for (c = port->buckets[tid % TID_BUCKETS]; c; c = c->hnext)
+		if (c->tid == tid && c->mgmt_class == mad[1] && c->method == mad[3] && c->on_wire)
+			break;
+	if (!c || c->rmpp_active)
+		return;
+	if (ibmadrpc_now_us() - c->sent_us > (uint64_t)c->timeout_ms * 500u ||
+	    ibmadrpc_now_us() - c->sent_us > 100000u)
+		return;
+	attempt_lost(port, c);
 }
 
 /* One received packet (umad header + len bytes of MAD).  Never trusts its contents. */
@@ -728,8 +759,10 @@ static void input(struct ibmadrpc_port *port, uint8_t *buf, size_t len)
 		port->stats.malformed++;
 		return;
 	}
-	if (um->status) /* the kernel returning one of our sends (e.g. its time-out) */
+	if (um->status) { /* one of our sends handed back */
+		send_returned(port, mad, len);
 		return;
+	}
 	port->stats.received++;
 	if (mad[0] != 1) {
 		port->stats.malformed++;

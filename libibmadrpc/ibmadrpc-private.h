@@ -65,6 +65,7 @@ struct ibmadrpc_call {
 	unsigned busy_retries;
 	unsigned redirects;
 	uint64_t deadline_us;
+	uint64_t sent_us;     /* when the current attempt went out */
 	uint64_t start_us;
 	size_t data_offset;
 	struct ibpath_path *path;             /* our reference (redirects replace it) */

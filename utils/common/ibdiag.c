@@ -422,8 +422,8 @@ struct ibdiag_port *ibdiag_open_port(void)
 		free(p);
 		IBEXIT("Failed to open '%s' port '%d'", ibd.ca ? ibd.ca : "(null)", (int)ibd.ca_port);
 	}
-	if (ibd.timeout_ms)
-		ibmadrpc_port_set_default_timeout(p->port, ibd.timeout_ms, 3);
+	/* libibmad's MAD_DEF_RETRIES 3 counts attempts: the first send and 2 retries */
+	ibmadrpc_port_set_default_timeout(p->port, ibd.timeout_ms ? ibd.timeout_ms : 1000, 2);
 	if (ibd.debug)
 		ibmadrpc_port_set_trace(p->port, ibd.debug >= 2 ? 2 : 1, trace_line, NULL);
 	ibmadrpc_port_gid(p->port, &p->gid);
