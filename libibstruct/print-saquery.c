@@ -176,6 +176,8 @@ static void portinfo_record(struct ibs_out *o, const uint8_t *p, unsigned flags)
 	}
 }
 
+/* ProxyJoin as saquery reads it on x86: a one-bit C bit-field, i.e. bit 0 of byte 49 (the IBA
+ * puts it in the top bit). */
 static void mcmember_record(struct ibs_out *o, const uint8_t *p)
 {
 	char mgid[64], gid[64];
@@ -201,7 +203,7 @@ static void mcmember_record(struct ibs_out *o, const uint8_t *p)
 		"\t\tJoinState...............0x%x\n"
 		"\t\tProxyJoin...............0x%x\n",
 		mgid, gid, ibs_be32(p + 32), ibs_be16(p + 36), p[38], p[39], ibs_be16(p + 40), p[42],
-		p[43], sfh >> 28, (sfh >> 8) & 0xfffff, sfh & 0xff, p[48] >> 4, p[48] & 0xf, p[49] >> 7);
+		p[43], sfh >> 28, (sfh >> 8) & 0xfffff, sfh & 0xff, p[48] >> 4, p[48] & 0xf, p[49] & 1);
 }
 
 static void service_record(struct ibs_out *o, const uint8_t *p, unsigned flags)
@@ -366,6 +368,8 @@ static void vlarb_record(struct ibs_out *o, const uint8_t *p)
 	}
 }
 
+/* The Block is printed as saquery prints it on x86: the raw 16-bit field read in host
+ * (little-endian) order, because OpenSM fills it in host order. */
 static void pkey_record(struct ibs_out *o, const uint8_t *p)
 {
 	unsigned i;
@@ -376,7 +380,7 @@ static void pkey_record(struct ibs_out *o, const uint8_t *p)
 		"\t\tPort.......................%u\n"
 		"\t\tBlock......................%u\n"
 		"\t\tPKey Table:\n",
-		ibs_be16(p), p[4], ibs_be16(p + 2));
+		ibs_be16(p), p[4], (unsigned)(p[2] | p[3] << 8));
 	for (i = 0; i < 32; i++)
 		ibs_out_printf(o, "%s0x%04x%s", i % 8 ? " " : "\t\t", ibs_be16(p + 8 + 2 * i),
 			       i % 8 == 7 ? "\n" : "");

@@ -726,26 +726,27 @@ static void nnmap_clear(struct ibdiag_nnmap *map)
 }
 
 /* One line: "<guid> <name>", the name being the first token after the GUID delimited by
- * '"' or '#'.  -1 on a line that does not start with a number. */
+ * '"' or '#' (the line ends at its newline).  -1 for a line whose GUID is not a number
+ * followed by a blank, '#' or the end; a line without a name is skipped. */
 static int nnmap_line(struct ibdiag_nnmap *map, char *line)
 {
 	char *p = line, *end, *save = NULL, *name;
 	uint64_t guid;
 
+	p[strcspn(p, "\n")] = '\0';
 	while (isspace((unsigned char)*p))
 		p++;
 	if (*p == '\0' || *p == '#')
 		return 0;
-	errno = 0;
 	guid = strtoull(p, &end, 0);
-	if (end == p || errno)
+	if (end == p || (!isspace((unsigned char)*end) && *end != '#' && *end != '\0'))
 		return -1;
 	p = end;
 	while (isspace((unsigned char)*p))
 		p++;
 	name = strtok_r(p, "\"#", &save);
 	if (!name)
-		return -1;
+		return 0;
 	if (map->n == map->cap) {
 		size_t cap = map->cap ? 2 * map->cap : 64;
 		struct nnmap_entry *v = realloc(map->v, cap * sizeof(*v));
