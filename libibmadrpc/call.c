@@ -248,6 +248,11 @@ static int build(struct ibmadrpc_call *c, const struct ibmadrpc_request *req, st
 		const uint8_t *ports;
 		unsigned n = ibpath_path_dr_ports(path, &ports);
 
+		/* the initial path field holds 64 bytes: element 0 and at most 63 hops */
+		if (n < 1 || n > 64) {
+			*err = ibmadrpc_error_new(EINVAL, "a directed route has 0 to 63 hops, not %d", (int)n - 1);
+			return -EINVAL;
+		}
 		mad[7] = (uint8_t)(n - 1); /* hop count; hop pointer 0 */
 		put16(mad + 32, (uint16_t)ibpath_path_get(path, IBPATH_DR_SLID));
 		put16(mad + 34, (uint16_t)ibpath_path_get(path, IBPATH_DR_DLID));
