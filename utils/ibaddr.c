@@ -67,16 +67,11 @@ static struct ibpath_path *self_path(struct ibdiag_port *p)
 	return path;
 }
 
-static int query(struct ibdiag_port *p, const struct ibpath_path *path, uint16_t attr,
-		 uint32_t mod, uint8_t data[64])
+/* The common layer prints a failure's details itself (with -vv). */
+static int query(struct ibdiag_port *p, const struct ibpath_path *path, uint16_t attr, uint32_t mod,
+		 uint8_t data[64])
 {
-	struct ibmadrpc_error *err = NULL;
-	int rc = ibdiag_smp_get(p, path, attr, mod, data, &err);
-
-	if (rc < 0 && err)
-		ibdiag_show_error(err);
-	ibmadrpc_error_free(err);
-	return rc;
+	return ibdiag_smp_get(p, path, attr, mod, data, NULL);
 }
 
 static int show_address(struct ibdiag_port *p, const struct ibpath_path *path, unsigned portnum)
