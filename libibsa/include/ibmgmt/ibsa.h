@@ -7,6 +7,7 @@
 #ifndef IBMGMT_IBSA_H
 #define IBMGMT_IBSA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,11 +42,15 @@ struct ibsa_result {
 	uint8_t *wire;     /* count * rec_size bytes */
 	void *records;     /* count host structs */
 	uint16_t status;   /* MAD status of the answer (0 on success) */
+	/* A table answer that ends inside a record: it was cut (e.g. to one MAD under the
+	 * simulator, which carries no RMPP); the `count` records before the cut are whole. */
+	bool truncated;
 };
 void ibsa_result_free(struct ibsa_result *res);
 
-/* Get (IBSTRUCT_METHOD_GET) or GetTable (IBSTRUCT_METHOD_GETTABLE) of an SA record type;
+/* Get (IBSTRUCT_METHOD_GET) or GetTable (IBSTRUCT_METHOD_GET_TABLE) of an SA record type;
  * `tmpl` is a host struct of that type (NULL: all zero) and comp_mask selects its fields.
+ * Other methods the record allows (Set, Delete, GetTraceTable, GetMulti) work the same way.
  * An SA error status gives -EPROTO with the status in *err (ibmadrpc_error_status()). */
 int ibsa_query(struct ibsa *sa, uint8_t method, const struct ibstruct_desc *rec,
 	       const void *tmpl, uint64_t comp_mask, struct ibsa_result **out,
@@ -91,6 +96,7 @@ int ibsa_subn_get_submit(struct ibsa *sa, struct ibsched_group *group,
  * ibsa_path_cache_flush(). */
 int ibsa_resolve_path(struct ibsa *sa, const struct ibpath_path *target, struct ibpath_path **out,
 		      struct ibmadrpc_error **err);
+/* Forgets every cached answer: PathRecords, DR path -> LID and LID -> node type. */
 void ibsa_path_cache_flush(struct ibsa *sa);
 
 /* Library version string. */
