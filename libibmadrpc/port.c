@@ -43,21 +43,33 @@ static int open_umad(struct ibmadrpc_port **out, const char *ca, unsigned portnu
 {
 	struct ibmadrpc_port *p;
 	umad_port_t up;
+	bool have_port;
 	int fd;
 
 	if (umad_init() < 0)
 		return fail(err, ENODEV, "cannot initialise libibumad");
-	fd = umad_open_port(ca, (int)portnum);
-	if (fd < 0)
+	/* Resolve the default CA/port once (libibumad's rules), then open exactly that port:
+	 * each resolution reads every port of every device from sysfs. */
+	have_port = umad_get_port(ca, (int)portnum, &up) == 0;
+	if (have_port)
+		fd = umad_open_port(up.ca_name, up.portnum);
+	else
+		fd = umad_open_port(ca, (int)portnum);
+	if (fd < 0) {
+		if (have_port)
+			umad_release_port(&up);
 		return fail(err, -fd > 0 ? -fd : ENODEV, "cannot open the umad device of %s/%u: %s",
 			    ca ? ca : "(default)", portnum, strerror(-fd > 0 ? -fd : ENODEV));
+	}
 	p = calloc(1, sizeof(*p));
 	if (!p) {
 		umad_close_port(fd);
+		if (have_port)
+			umad_release_port(&up);
 		return fail(err, ENOMEM, "out of memory opening %s/%u", ca ? ca : "(default)", portnum);
 	}
 	p->fd = fd;
-	if (umad_get_port(ca, (int)portnum, &up) == 0) {
+	if (have_port) {
 		snprintf(p->ca, sizeof(p->ca), "%s", up.ca_name);
 		p->portnum = (unsigned)up.portnum;
 		p->lid = (uint16_t)up.base_lid;

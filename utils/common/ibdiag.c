@@ -446,7 +446,9 @@ struct ibsa *ibdiag_sa(struct ibdiag_port *p)
 		return p->sa;
 	if (ibsa_new(&p->sa, p->port) < 0)
 		IBPANIC("cannot create the SA client");
-	ibsa_set_smkey(p->sa, ibd.sakey);
+	/* OpenSM answers P_KeyTableRecords only to its SM_Key, 1 unless configured: use that when
+	 * the config file gives no sa_key (the reference's saquery itself sends the config's) */
+	ibsa_set_smkey(p->sa, ibd.sakey ? ibd.sakey : 1);
 	if (ibd.sm_given) {
 		struct ibpath_path *sm;
 

@@ -138,7 +138,7 @@ struct ibmadrpc_reply {
 	uint16_t status;
 };
 
-/* Synchronous call: 0 and the reply, or a negative errno (-ETIMEDOUT, -EPROTO for an
+/* Synchronous call: 0 and the reply, or a negative errno (-ETIMEDOUT, -EREMOTEIO for an
  * error status, -EIO, ...) and *err (if err is not NULL; the caller frees it). */
 int ibmadrpc_call(struct ibmadrpc_port *port, const struct ibmadrpc_request *req,
 		  struct ibmadrpc_reply *reply, struct ibmadrpc_error **err);
