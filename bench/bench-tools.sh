@@ -11,15 +11,23 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 top_srcdir=$top
 . "$top/tests/fabric/fabric.sh"
 fabric_require ibaddr smpquery
-for d in libibstruct libibpath libibmadrpc libibsched libibsa; do
-	LD_LIBRARY_PATH=$b/$d/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-done
-export LD_LIBRARY_PATH
-ours() { if [ -x "$b/utils/.libs/$1" ]; then echo "$b/utils/.libs/$1"; else echo "$b/utils/$1"; fi; }
+ours() { # the real binary behind a libtool wrapper script (--enable-shared-tools)
+	if head -c 2 "$b/utils/$1" | grep -q '^#!' && [ -x "$b/utils/.libs/$1" ]; then
+		echo "$b/utils/.libs/$1"
+	else
+		echo "$b/utils/$1"
+	fi
+}
 
 fabric_start "$top/tests/fabric/topo/two-switch.net"
 work=$FABRIC_DIR/bench-tools
-mkdir -p "$work"
+mkdir -p "$work/lib"
+# Our libraries in one directory, as an installation has them (a search path of five build
+# directories would make the dynamic loader probe each of them for every library); only
+# our runs get it.
+for d in libibstruct libibpath libibmadrpc libibsched libibsa; do
+	for f in "$b/$d/.libs/$d".so*; do ln -sf "$f" "$work/lib/"; done
+done
 
 # time_runs FILE HOST CMD...: appends the wall time of one run in microseconds to FILE.
 time_run() {
@@ -45,11 +53,11 @@ bench() { # TITLE TOOL ARGS...
 	_o=$(ours "$_tool")
 	# warm the page cache for both
 	fabric_run hca-a1 "$FABRIC_REF/$_tool" "$@" > /dev/null 2>&1 || :
-	fabric_run hca-a1 "$_o" "$@" > /dev/null 2>&1 || :
+	LD_LIBRARY_PATH=$work/lib fabric_run hca-a1 "$_o" "$@" > /dev/null 2>&1 || :
 	i=0
 	while [ "$i" -lt "$n" ]; do
 		time_run "$work/ref" hca-a1 "$FABRIC_REF/$_tool" "$@"
-		time_run "$work/ours" hca-a1 "$_o" "$@"
+		LD_LIBRARY_PATH=$work/lib time_run "$work/ours" hca-a1 "$_o" "$@"
 		i=$((i + 1))
 	done
 	set -- $(stats "$work/ref") $(stats "$work/ours")

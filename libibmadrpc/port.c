@@ -38,8 +38,10 @@ static int fail(struct ibmadrpc_error **err, int errnum, const char *fmt, ...)
 	return -errnum;
 }
 
+/* Opens the umad device of ca/portnum.  With `ep` (the same port as libibpath read it) the
+ * port's addresses come from there; otherwise libibumad resolves the default CA/port. */
 static int open_umad(struct ibmadrpc_port **out, const char *ca, unsigned portnum,
-		     struct ibmadrpc_error **err)
+		     const struct ibpath_port *ep, struct ibmadrpc_error **err)
 {
 	struct ibmadrpc_port *p;
 	umad_port_t up;
@@ -50,8 +52,10 @@ static int open_umad(struct ibmadrpc_port **out, const char *ca, unsigned portnu
 		return fail(err, ENODEV, "cannot initialise libibumad");
 	/* Resolve the default CA/port once (libibumad's rules), then open exactly that port:
 	 * each resolution reads every port of every device from sysfs. */
-	have_port = umad_get_port(ca, (int)portnum, &up) == 0;
-	if (have_port)
+	have_port = !ep && umad_get_port(ca, (int)portnum, &up) == 0;
+	if (ep)
+		fd = umad_open_port(ca, (int)portnum);
+	else if (have_port)
 		fd = umad_open_port(up.ca_name, up.portnum);
 	else
 		fd = umad_open_port(ca, (int)portnum);
@@ -77,6 +81,14 @@ static int open_umad(struct ibmadrpc_port **out, const char *ca, unsigned portnu
 		p->sm_sl = (uint8_t)up.sm_sl;
 		ibstruct_gid_make(&p->gid, be64toh(up.gid_prefix), be64toh(up.port_guid));
 		umad_release_port(&up);
+	} else if (ep) {
+		snprintf(p->ca, sizeof(p->ca), "%s", ca);
+		p->portnum = portnum;
+		p->lid = ibpath_port_lid(ep);
+		p->sm_lid = ibpath_port_sm_lid(ep);
+		p->sm_sl = ibpath_port_sm_sl(ep);
+		if (ibpath_port_gid(ep, 0, &p->gid) < 0)
+			ibstruct_gid_make(&p->gid, ibpath_port_subnet_prefix(ep), ibpath_port_guid(ep));
 	} else {
 		snprintf(p->ca, sizeof(p->ca), "%s", ca ? ca : "");
 		p->portnum = portnum;
@@ -99,17 +111,38 @@ IBMADRPC_EXPORT int ibmadrpc_port_open(struct ibmadrpc_port **out, const struct 
 	if (!out || !end_port)
 		return fail(err, EINVAL, "no end port given");
 	return open_umad(out, ibpath_device_name(ibpath_port_device(end_port)), ibpath_port_num(end_port),
-			 err);
+			 end_port, err);
 }
 
 IBMADRPC_EXPORT int ibmadrpc_port_open_name(struct ibmadrpc_port **out, const char *ca, unsigned port,
 					    struct ibmadrpc_error **err)
 {
+	struct ibpath_devlist *list;
+	const struct ibpath_port *ep;
+	int rc;
+
 	if (err)
 		*err = NULL;
 	if (!out)
 		return fail(err, EINVAL, "no output handle");
-	return open_umad(out, ca, port, err);
+	/* one read of sysfs: libibpath chooses the port by libibumad's rules and knows its
+	 * addresses (libibumad would read everything twice: to choose, and for the addresses) */
+	if (ibpath_devlist_open(&list, NULL, 0) == 0) {
+		if (ibpath_devlist_select_ca_port(list, ca, port, &ep, NULL, 0) == 0) {
+			rc = open_umad(out, ibpath_device_name(ibpath_port_device(ep)), ibpath_port_num(ep),
+				       ep, err);
+			ibpath_devlist_close(list);
+			if (rc == 0)
+				return 0;
+			if (err) {
+				ibmadrpc_error_free(*err);
+				*err = NULL;
+			}
+		} else {
+			ibpath_devlist_close(list);
+		}
+	}
+	return open_umad(out, ca, port, NULL, err);
 }
 
 IBMADRPC_EXPORT void ibmadrpc_port_close(struct ibmadrpc_port *port)

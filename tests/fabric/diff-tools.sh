@@ -26,8 +26,8 @@ for d in libibstruct libibpath libibmadrpc libibsched libibsa; do
 	LD_LIBRARY_PATH=$top_builddir/$d/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 done
 export LD_LIBRARY_PATH
-our_tool() { # TOOL: the path of our binary
-	if [ -x "$top_builddir/utils/.libs/$1" ]; then
+our_tool() { # TOOL: the path of our binary (the real one behind a libtool wrapper script)
+	if head -c 2 "$top_builddir/utils/$1" | grep -q '^#!' && [ -x "$top_builddir/utils/.libs/$1" ]; then
 		echo "$top_builddir/utils/.libs/$1"
 	else
 		echo "$top_builddir/utils/$1"
