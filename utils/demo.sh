@@ -4,9 +4,11 @@
 #   1. install what is missing (.ci/debian-packages; needs root for apt-get),
 #   2. build ibmgmt (build/demo),
 #   3. start a bundled simulated fabric (ibsim + OpenSM, tests/fabric/topo/two-switch.net),
-#   4. run our code against it next to infiniband-diags, showing both,
+#   4. run our drop-in tools (ibstat, ibaddr, smpquery, perfquery, saquery) and each
+#      library layer against it next to infiniband-diags, showing ours and whether the
+#      reference printed the same bytes,
 #   5. stop the fabric.
-# It grows as the tools land.  Exit status 0 when every comparison matched.
+# Exit status 0 when every comparison matched.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -36,7 +38,7 @@ mkdir -p "$b"
 		tests/sched-sweep) >/dev/null
 
 . "$top/tests/fabric/fabric.sh"
-fabric_require ibstat smpdump
+fabric_require ibstat smpdump ibaddr perfquery saquery
 echo "== starting a simulated fabric: $(fabric_count_nodes tests/fabric/topo/two-switch.net) nodes (tests/fabric/topo/two-switch.net)"
 fabric_start "$top/tests/fabric/topo/two-switch.net"
 status=0
@@ -54,6 +56,37 @@ show() { # title, reference output, ours
 	fi
 }
 dec=$b/utils/ibstruct-decode
+
+# The drop-in tools: same arguments, same node, ours and /usr/sbin/<tool>.  Both outputs
+# name the program as it was run and libibmad prints "ibwarn:" debug lines that need not be
+# imitated: those are evened out before comparing (as tests/fabric/diff-tools.sh does).
+tool() { # title, tool, args...
+	_t=$1 _n=$2
+	shift 2
+	_r=$(fabric_run hca-a1 "$FABRIC_REF/$_n" "$@" 2>&1 && echo "exit 0" || echo "exit $?")
+	_o=$(fabric_run hca-a1 "$b/utils/$_n" "$@" 2>&1 && echo "exit 0" || echo "exit $?")
+	show "$_t" "$(printf '%s\n' "$_r" | grep -v '^ibwarn: ' | sed "s#$FABRIC_REF/$_n#$_n#g")" \
+		"$(printf '%s\n' "$_o" | grep -v '^ibwarn: ' | sed "s#$b/utils/$_n#$_n#g")"
+}
+echo
+echo "======== the drop-in tools (ours), each compared with infiniband-diags 44"
+tool "ibstat (local devices)" ibstat
+tool "ibaddr (the local port)" ibaddr
+tool "ibaddr -G <the switch sw-a by GUID>" ibaddr -G 0x200000
+tool "smpquery nodeinfo 1 (sw-a, LID 1)" smpquery nodeinfo 1
+tool "smpquery -D portinfo 0,1 7 (sw-a port 7 by directed route)" smpquery -D portinfo 0,1 7
+# sw-a port 12 has no link: its counters stay zero, so both runs see the same values
+tool "perfquery 1 12 (sw-a port 12 counters)" perfquery 1 12
+tool "perfquery -x 1 12 (extended counters)" perfquery -x 1 12
+tool "saquery NR 2 (the NodeRecord of LID 2)" saquery NR 2
+tool "saquery -p --slid 2 --dlid 1 (a PathRecord)" saquery -p --slid 2 --dlid 1
+tool "smpquery nodeinfo 999 (an unknown LID: error text and exit status)" smpquery -t 200 nodeinfo 999
+echo
+echo "---- an ibmgmt extra: smpquery --sa nodedesc 1 (answered from the SA's NodeRecord)"
+fabric_run hca-a1 "$b/utils/smpquery" --sa nodedesc 1 || status=1
+
+echo
+echo "======== the libraries, layer by layer"
 
 # libibpath: the local end port, as ibstat shows it
 show "hca-a1: local devices (libibpath; reference: ibstat)" \
