@@ -22,7 +22,8 @@
 
 #include <ibmgmt/ibmadrpc.h>
 
-static int verbose;
+#include "probe-common.h"
+
 static int debug;
 static unsigned flags_dr;
 static unsigned timeout_ms, retries;
@@ -34,33 +35,24 @@ static void trace_out(void *user, const char *text)
 	fputs(text, stderr);
 }
 
-static int report(struct ibmadrpc_error *err, int rc)
-{
-	char buf[16384];
-
-	if (err) {
-		ibmadrpc_error_format(err, verbose, buf, sizeof(buf));
-		fputs(buf, stderr);
-		ibmadrpc_error_free(err);
-	} else {
-		fprintf(stderr, "E: %s\n", strerror(-rc));
-	}
-	return 1;
-}
-
 static struct ibpath_path *target(const char *text)
 {
-	struct ibpath_path *p;
-	char err[256];
+	struct ibpath_path *p = probe_target(text, flags_dr);
 
-	if (ibpath_parse(text, flags_dr, &p, err, sizeof(err))) {
-		fprintf(stderr, "bad target: %s\n", err);
-		exit(2);
-	}
 	if (timeout_ms)
 		ibpath_path_set(p, IBPATH_TIMEOUT_MS, timeout_ms);
 	if (retries_set)
 		ibpath_path_set(p, IBPATH_RETRIES, retries);
+	return p;
+}
+
+/* A target of GMPs: QP1, with the well-known GSI Q_Key */
+static struct ibpath_path *gmp_target(const char *text)
+{
+	struct ibpath_path *p = target(text);
+
+	ibpath_path_set(p, IBPATH_DQPN, 1);
+	ibpath_path_set(p, IBPATH_QKEY, 0x80010000u);
 	return p;
 }
 
@@ -77,14 +69,6 @@ static struct ibpath_path *sa_path(struct ibmadrpc_port *port)
 	if (timeout_ms)
 		ibpath_path_set(p, IBPATH_TIMEOUT_MS, timeout_ms);
 	return p;
-}
-
-static void xdump(const uint8_t *p)
-{
-	unsigned i;
-
-	for (i = 0; i < 64; i += 2)
-		printf("%02x%02x%s", p[i], p[i + 1], (i + 2) % 16 ? " " : "\n");
 }
 
 static int do_smp(struct ibmadrpc_port *port, int argc, char **argv)
@@ -107,8 +91,8 @@ static int do_smp(struct ibmadrpc_port *port, int argc, char **argv)
 	rc = ibmadrpc_call(port, &req, &rep, &err);
 	ibpath_path_unref(p);
 	if (rc)
-		return report(err, rc);
-	xdump(rep.mad + rep.data_offset);
+		return probe_report(err, rc);
+	probe_xdump(rep.mad + rep.data_offset);
 	if (rep.status)
 		printf("SMP status: 0x%x\n", rep.status);
 	return 0;
@@ -140,7 +124,7 @@ static int do_query(struct ibmadrpc_port *port, int argc, char **argv)
 	ibpath_path_unref(p);
 	if (rc) {
 		free(host);
-		return report(err, rc);
+		return probe_report(err, rc);
 	}
 	if (d == ibstruct_smp_port_info_desc()) {
 		int n;
@@ -170,16 +154,46 @@ static int do_perf(struct ibmadrpc_port *port, int argc, char **argv)
 
 	if (argc < 2)
 		return 2;
-	p = target(argv[0]);
-	ibpath_path_set(p, IBPATH_DQPN, 1);
-	ibpath_path_set(p, IBPATH_QKEY, 0x80010000u);
+	p = gmp_target(argv[0]);
 	memset(&pc, 0, sizeof(pc));
 	pc.portSelect = (uint8_t)strtoul(argv[1], NULL, 0);
 	rc = ibmadrpc_attr(port, p, IBSTRUCT_METHOD_GET, ibstruct_pm_port_counters_desc(), 0, &pc, &pc, &err);
 	ibpath_path_unref(p);
 	if (rc)
-		return report(err, rc);
+		return probe_report(err, rc);
 	ibstruct_snprint_diags(text, sizeof(text), ibstruct_pm_port_counters_desc(), &pc);
+	fputs(text, stdout);
+	return 0;
+}
+
+/* SA Get of one record with OpenSM's default SM_Key, printed as saquery prints it */
+static int sa_get(struct ibmadrpc_port *port, const struct ibstruct_desc *d, uint16_t attr_id,
+		  uint64_t comp_mask, const uint8_t *rec)
+{
+	struct ibmadrpc_request req;
+	struct ibmadrpc_reply rep;
+	struct ibmadrpc_error *err;
+	struct ibpath_path *p = sa_path(port);
+	static char text[16384];
+	int rc;
+
+	memset(&req, 0, sizeof(req));
+	req.path = p;
+	req.mgmt_class = 0x03;
+	req.method = IBSTRUCT_METHOD_GET;
+	req.attr_id = attr_id;
+	req.comp_mask = comp_mask;
+	req.data = rec;
+	req.data_len = ibstruct_desc_size(d);
+	req.key = 1;
+	rc = ibmadrpc_call(port, &req, &rep, &err);
+	ibpath_path_unref(p);
+	if (rc)
+		return probe_report(err, rc);
+	rc = ibstruct_snprint_saquery(text, sizeof(text), d, rep.mad + rep.data_offset,
+				      rep.len - rep.data_offset, NULL, 0);
+	if (rc < 0)
+		return probe_report(NULL, rc);
 	fputs(text, stdout);
 	return 0;
 }
@@ -188,13 +202,7 @@ static int do_perf(struct ibmadrpc_port *port, int argc, char **argv)
 static int do_sa_pir(struct ibmadrpc_port *port, int argc, char **argv)
 {
 	struct ibstruct_sa_port_info_record pir;
-	struct ibmadrpc_request req;
-	struct ibmadrpc_reply rep;
-	struct ibmadrpc_error *err;
-	struct ibpath_path *p;
 	uint8_t rec[IBSTRUCT_SA_PORT_INFO_RECORD_SIZE];
-	static char text[16384];
-	int rc;
 
 	if (argc < 2)
 		return 2;
@@ -202,43 +210,21 @@ static int do_sa_pir(struct ibmadrpc_port *port, int argc, char **argv)
 	pir.endportLID = (uint16_t)strtoul(argv[0], NULL, 0);
 	pir.portNum = (uint8_t)strtoul(argv[1], NULL, 0);
 	ibstruct_sa_port_info_record_pack(&pir, rec, sizeof(rec));
-	memset(&req, 0, sizeof(req));
-	p = sa_path(port);
-	req.path = p;
-	req.mgmt_class = 0x03;
-	req.method = IBSTRUCT_METHOD_GET;
-	req.attr_id = IBSTRUCT_SA_PORT_INFO_RECORD_ATTR_ID;
-	req.comp_mask = IBSTRUCT_SA_PORT_INFO_RECORD_CM_ENDPORTLID | IBSTRUCT_SA_PORT_INFO_RECORD_CM_PORTNUM;
-	req.data = rec;
-	req.data_len = sizeof(rec);
-	req.key = 1;
-	rc = ibmadrpc_call(port, &req, &rep, &err);
-	ibpath_path_unref(p);
-	if (rc)
-		return report(err, rc);
-	rc = ibstruct_snprint_saquery(text, sizeof(text), ibstruct_sa_port_info_record_desc(),
-				      rep.mad + rep.data_offset, rep.len - rep.data_offset, NULL, 0);
-	if (rc < 0)
-		return report(NULL, rc);
-	fputs(text, stdout);
-	return 0;
+	return sa_get(port, ibstruct_sa_port_info_record_desc(), IBSTRUCT_SA_PORT_INFO_RECORD_ATTR_ID,
+		      IBSTRUCT_SA_PORT_INFO_RECORD_CM_ENDPORTLID |
+			      IBSTRUCT_SA_PORT_INFO_RECORD_CM_PORTNUM,
+		      rec);
 }
 
+/* SA Get PathRecord by SLID and DLID, or NodeRecord by LID */
 static int do_sa(struct ibmadrpc_port *port, int argc, char **argv, bool path_record)
 {
-	struct ibmadrpc_request req;
-	struct ibmadrpc_reply rep;
-	struct ibmadrpc_error *err;
-	struct ibpath_path *p;
+	struct ibstruct_sa_node_record nr;
 	uint8_t rec[128];
-	static char text[16384];
-	const struct ibstruct_desc *d = path_record ? ibstruct_sa_path_record_desc() : ibstruct_sa_node_record_desc();
-	int rc;
 
 	if (argc < (path_record ? 2 : 1))
 		return 2;
 	memset(rec, 0, sizeof(rec));
-	memset(&req, 0, sizeof(req));
 	if (path_record) {
 		struct ibstruct_sa_path_record pr;
 
@@ -246,34 +232,14 @@ static int do_sa(struct ibmadrpc_port *port, int argc, char **argv, bool path_re
 		pr.SLID = (uint16_t)strtoul(argv[0], NULL, 0);
 		pr.DLID = (uint16_t)strtoul(argv[1], NULL, 0);
 		ibstruct_sa_path_record_pack(&pr, rec, sizeof(rec));
-		req.comp_mask = IBSTRUCT_SA_PATH_RECORD_CM_SLID | IBSTRUCT_SA_PATH_RECORD_CM_DLID;
-		req.attr_id = IBSTRUCT_SA_PATH_RECORD_ATTR_ID;
-	} else {
-		struct ibstruct_sa_node_record nr;
-
-		memset(&nr, 0, sizeof(nr));
-		nr.LID = (uint16_t)strtoul(argv[0], NULL, 0);
-		ibstruct_sa_node_record_pack(&nr, rec, sizeof(rec));
-		req.comp_mask = IBSTRUCT_SA_NODE_RECORD_CM_LID;
-		req.attr_id = IBSTRUCT_SA_NODE_RECORD_ATTR_ID;
+		return sa_get(port, ibstruct_sa_path_record_desc(), IBSTRUCT_SA_PATH_RECORD_ATTR_ID,
+			      IBSTRUCT_SA_PATH_RECORD_CM_SLID | IBSTRUCT_SA_PATH_RECORD_CM_DLID, rec);
 	}
-	p = sa_path(port);
-	req.path = p;
-	req.mgmt_class = 0x03;
-	req.method = IBSTRUCT_METHOD_GET;
-	req.data = rec;
-	req.data_len = ibstruct_desc_size(d);
-	req.key = 1; /* OpenSM's default SM_Key */
-	rc = ibmadrpc_call(port, &req, &rep, &err);
-	ibpath_path_unref(p);
-	if (rc)
-		return report(err, rc);
-	rc = ibstruct_snprint_saquery(text, sizeof(text), d, rep.mad + rep.data_offset,
-				      rep.len - rep.data_offset, NULL, 0);
-	if (rc < 0)
-		return report(NULL, rc);
-	fputs(text, stdout);
-	return 0;
+	memset(&nr, 0, sizeof(nr));
+	nr.LID = (uint16_t)strtoul(argv[0], NULL, 0);
+	ibstruct_sa_node_record_pack(&nr, rec, sizeof(rec));
+	return sa_get(port, ibstruct_sa_node_record_desc(), IBSTRUCT_SA_NODE_RECORD_ATTR_ID,
+		      IBSTRUCT_SA_NODE_RECORD_CM_LID, rec);
 }
 
 void test_fill_record(uint8_t *rec, size_t i);
@@ -292,9 +258,7 @@ static int do_table(struct ibmadrpc_port *port, int argc, char **argv)
 	if (argc < 2)
 		return 2;
 	want = (size_t)strtoul(argv[1], NULL, 0);
-	p = target(argv[0]);
-	ibpath_path_set(p, IBPATH_DQPN, 1);
-	ibpath_path_set(p, IBPATH_QKEY, 0x80010000u);
+	p = gmp_target(argv[0]);
 	memset(&req, 0, sizeof(req));
 	req.path = p;
 	req.mgmt_class = 0x03;
@@ -304,7 +268,7 @@ static int do_table(struct ibmadrpc_port *port, int argc, char **argv)
 	rc = ibmadrpc_call(port, &req, &rep, &err);
 	ibpath_path_unref(p);
 	if (rc)
-		return report(err, rc);
+		return probe_report(err, rc);
 	/* keep the reply: the lingering below may start another call */
 	{
 		static uint8_t copy[1 << 20];
@@ -367,9 +331,7 @@ static int do_bad(struct ibmadrpc_port *port, int argc, char **argv)
 
 	if (argc < 2)
 		return 2;
-	p = target(argv[0]);
-	ibpath_path_set(p, IBPATH_DQPN, 1);
-	ibpath_path_set(p, IBPATH_QKEY, 0x80010000u);
+	p = gmp_target(argv[0]);
 	memset(&req, 0, sizeof(req));
 	req.path = p;
 	req.mgmt_class = 0x03;
@@ -379,7 +341,7 @@ static int do_bad(struct ibmadrpc_port *port, int argc, char **argv)
 	ibpath_path_unref(p);
 	if (rc) {
 		fprintf(stderr, "status 0x%04x\n", ibmadrpc_error_status(err));
-		return report(err, rc);
+		return probe_report(err, rc);
 	}
 	printf("no error\n");
 	return 0;
@@ -396,9 +358,7 @@ static int do_vend(struct ibmadrpc_port *port, int argc, char **argv)
 
 	if (argc < 1)
 		return 2;
-	p = target(argv[0]);
-	ibpath_path_set(p, IBPATH_DQPN, 1);
-	ibpath_path_set(p, IBPATH_QKEY, 0x80010000u);
+	p = gmp_target(argv[0]);
 	memset(&req, 0, sizeof(req));
 	req.path = p;
 	req.mgmt_class = 0x32;
@@ -408,7 +368,7 @@ static int do_vend(struct ibmadrpc_port *port, int argc, char **argv)
 	rc = ibmadrpc_call(port, &req, &rep, &err);
 	ibpath_path_unref(p);
 	if (rc)
-		return report(err, rc);
+		return probe_report(err, rc);
 	printf("OUI 0x%02x%02x%02x: %.32s\n", rep.mad[37], rep.mad[38], rep.mad[39],
 	       (const char *)rep.mad + rep.data_offset);
 	return 0;
@@ -436,14 +396,12 @@ static int do_gmp(struct ibmadrpc_port *port, int argc, char **argv)
 	host = calloc(1, ibstruct_desc_host_size(d));
 	if (!host)
 		return 1;
-	p = target(argv[0]);
-	ibpath_path_set(p, IBPATH_DQPN, 1);
-	ibpath_path_set(p, IBPATH_QKEY, 0x80010000u);
+	p = gmp_target(argv[0]);
 	rc = ibmadrpc_attr(port, p, IBSTRUCT_METHOD_GET, d, 0, NULL, host, &err);
 	ibpath_path_unref(p);
 	if (rc) {
 		free(host);
-		return report(err, rc);
+		return probe_report(err, rc);
 	}
 	if (!strcmp(argv[1], "cc")) {
 		ibstruct_snprint_diags(text, sizeof(text), d, host);
@@ -532,7 +490,7 @@ int main(int argc, char **argv)
 			debug++;
 			break;
 		case 'v':
-			verbose++;
+			probe_verbose++;
 			break;
 		case 't':
 			timeout_ms = (unsigned)strtoul(optarg, NULL, 0);
@@ -551,7 +509,7 @@ int main(int argc, char **argv)
 		return 2;
 	rc = ibmadrpc_port_open_name(&port, NULL, 0, &err);
 	if (rc)
-		return report(err, rc);
+		return probe_report(err, rc);
 	if (debug)
 		ibmadrpc_port_set_trace(port, debug, trace_out, NULL);
 	if (!strcmp(argv[0], "smp"))

@@ -24,43 +24,10 @@
 
 #include <ibmgmt/ibsa.h>
 
+#include "probe-common.h"
+
 static unsigned parse_flags;
-static int verbose;
 static uint64_t smkey;
-
-static int report(struct ibmadrpc_error *err, int rc)
-{
-	char buf[16384];
-
-	if (err) {
-		ibmadrpc_error_format(err, verbose, buf, sizeof(buf));
-		fputs(buf, stderr);
-		ibmadrpc_error_free(err);
-	} else {
-		fprintf(stderr, "E: %s\n", strerror(-rc));
-	}
-	return 1;
-}
-
-static struct ibpath_path *target(const char *text)
-{
-	struct ibpath_path *p;
-	char err[256];
-
-	if (ibpath_parse(text, parse_flags, &p, err, sizeof(err))) {
-		fprintf(stderr, "bad target: %s\n", err);
-		exit(2);
-	}
-	return p;
-}
-
-static void xdump(const uint8_t *p)
-{
-	unsigned i;
-
-	for (i = 0; i < 64; i += 2)
-		printf("%02x%02x%s", p[i], p[i + 1], (i + 2) % 16 ? " " : "\n");
-}
 
 static int do_subn(struct ibsa *sa, int argc, char **argv)
 {
@@ -71,13 +38,13 @@ static int do_subn(struct ibsa *sa, int argc, char **argv)
 
 	if (argc < 2)
 		return 2;
-	p = target(argv[0]);
+	p = probe_target(argv[0], parse_flags);
 	rc = ibsa_subn_get(sa, p, (uint16_t)strtoul(argv[1], NULL, 0),
 			   argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 0) : 0, data, &err);
 	ibpath_path_unref(p);
 	if (rc)
-		return report(err, rc);
-	xdump(data);
+		return probe_report(err, rc);
+	probe_xdump(data);
 	return 0;
 }
 
@@ -89,11 +56,11 @@ static int do_path(struct ibsa *sa, int argc, char **argv)
 
 	if (argc < 1)
 		return 2;
-	p = target(argv[0]);
+	p = probe_target(argv[0], parse_flags);
 	rc = ibsa_resolve_path(sa, p, &r, &err);
 	ibpath_path_unref(p);
 	if (rc)
-		return report(err, rc);
+		return probe_report(err, rc);
 	printf("DLID=%u SLID=%u SL=%u MTU=%u Rate=%u PktLife=%u PKey=0x%04x GRH=%d\n",
 	       (unsigned)ibpath_path_get(r, IBPATH_DLID), (unsigned)ibpath_path_get(r, IBPATH_SLID),
 	       (unsigned)ibpath_path_get(r, IBPATH_SL), (unsigned)ibpath_path_get(r, IBPATH_MTU),
@@ -128,7 +95,7 @@ static int do_query(struct ibsa *sa, uint8_t method, bool raw, int argc, char **
 	}
 	rc = ibsa_query_text(sa, method, d, (const char *const *)argv + 1, (unsigned)argc - 1, &res, &err);
 	if (rc)
-		return report(err, rc);
+		return probe_report(err, rc);
 	if (raw) {
 		for (i = 0; i < res->count * res->rec_size; i++)
 			printf("%02x", res->wire[i]);
@@ -259,7 +226,7 @@ int main(int argc, char **argv)
 			parse_flags = IBPATH_PARSE_GUID;
 			break;
 		case 'v':
-			verbose++;
+			probe_verbose++;
 			break;
 		case 'K':
 			smkey = strtoull(optarg, NULL, 0);
@@ -274,7 +241,7 @@ int main(int argc, char **argv)
 		return 2;
 	rc = ibmadrpc_port_open_name(&port, NULL, 0, &err);
 	if (rc)
-		return report(err, rc);
+		return probe_report(err, rc);
 	if (ibsa_new(&sa, port)) {
 		ibmadrpc_port_close(port);
 		return 1;

@@ -466,59 +466,51 @@ static unsigned link_speed_ext(const struct link_end *e)
 	return e->lsee == 31 ? e->lses : e->lsee;
 }
 
-/* The widest width both ends enable, and the active width it should give; checked from the
- * widest down in the reference's order (12x, 8x, 4x, 2x, 1x). */
-static void validate_width(unsigned width, unsigned peer_width, unsigned lwa)
-{
-	static const struct {
-		unsigned bit;
-		const char *name;
-	} widths[] = {{8, "12x"}, {4, "8x"}, {2, "4x"}, {16, "2x"}, {1, "1x"}};
+struct link_rate {
+	unsigned bit;
+	const char *name;
+};
 
-	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
-		if (!(width & peer_width & widths[i].bit))
+/* The first of `rates` (in the reference's order: widest or fastest first) that both ends
+ * enable, and a warning when the link is active at another; fn: the reference's function. */
+static void validate_active(const char *fn, const char *what, const struct link_rate *rates,
+			    size_t n, unsigned enabled, unsigned peer_enabled, unsigned active)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!(enabled & peer_enabled & rates[i].bit))
 			continue;
-		if (lwa != widths[i].bit)
-			IBWARN("Peer ports operating at active width %u rather than %u (%s)", lwa,
-			       widths[i].bit, widths[i].name);
+		if (active != rates[i].bit)
+			ibdiag_warn(fn, "Peer ports operating at active %s %u rather than %u (%s)",
+				    what, active, rates[i].bit, rates[i].name);
 		return;
 	}
+}
+
+static void validate_width(unsigned width, unsigned peer_width, unsigned lwa)
+{
+	static const struct link_rate widths[] = {
+	    {8, "12x"}, {4, "8x"}, {2, "4x"}, {16, "2x"}, {1, "1x"}};
+
+	validate_active(__func__, "width", widths, sizeof(widths) / sizeof(widths[0]), width,
+			peer_width, lwa);
 }
 
 static void validate_speed(unsigned speed, unsigned peer_speed, unsigned lsa)
 {
-	static const struct {
-		unsigned bit;
-		const char *name;
-	} speeds[] = {{4, "10.0 Gbps"}, {2, "5.0 Gbps"}, {1, "2.5 Gbps"}};
+	static const struct link_rate speeds[] = {
+	    {4, "10.0 Gbps"}, {2, "5.0 Gbps"}, {1, "2.5 Gbps"}};
 
-	for (size_t i = 0; i < sizeof(speeds) / sizeof(speeds[0]); i++) {
-		if (!(speed & peer_speed & speeds[i].bit))
-			continue;
-		if (lsa != speeds[i].bit)
-			IBWARN("Peer ports operating at active speed %u rather than %u (%s)", lsa,
-			       speeds[i].bit, speeds[i].name);
-		return;
-	}
+	validate_active(__func__, "speed", speeds, sizeof(speeds) / sizeof(speeds[0]), speed,
+			peer_speed, lsa);
 }
 
 static void validate_extended_speed(unsigned espeed, unsigned peer_espeed, unsigned lsea)
 {
-	static const struct {
-		unsigned bit;
-		const char *name;
-	} speeds[] = {{8, "106.25 Gbps"}, {4, "53.125 Gbps"}, {2, "25.78125 Gbps"},
-		      {1, "14.0625 Gbps"}};
+	static const struct link_rate speeds[] = {
+	    {8, "106.25 Gbps"}, {4, "53.125 Gbps"}, {2, "25.78125 Gbps"}, {1, "14.0625 Gbps"}};
 
-	for (size_t i = 0; i < sizeof(speeds) / sizeof(speeds[0]); i++) {
-		if (!(espeed & peer_espeed & speeds[i].bit))
-			continue;
-		if (lsea != speeds[i].bit)
-			IBWARN("Peer ports operating at active extended speed %u rather than %u "
-			       "(%s)",
-			       lsea, speeds[i].bit, speeds[i].name);
-		return;
-	}
+	validate_active(__func__, "extended speed", speeds, sizeof(speeds) / sizeof(speeds[0]),
+			espeed, peer_espeed, lsea);
 }
 
 /* The route to the port at the other end of `portnum`: one more hop for a directed route;

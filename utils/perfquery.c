@@ -33,9 +33,7 @@
 /* CapabilityMask2 (the 27-bit field) */
 #define PM_CAP2_ADDL_PORT_COUNTERS_EXT (1u << 1)
 
-/* PortInfo bits that say whether PortInfoExtended exists */
-#define PORT_CAP_HAS_CAP_MASK2	(1u << 15)
-#define PORT_CAP2_PORT_INFO_EXT (1u << 1)
+/* PortInfoExtended: the FEC mode is reported; its RS-FEC values */
 #define PORT_EXT_CAP_FEC_MODE	(1u << 0)
 #define FEC_MODE_RS		2
 #define FEC_MODE_RS2		3
@@ -175,15 +173,12 @@ static int pma_rpc(uint8_t method, uint16_t attr_id, const uint8_t req[PM_DATA_S
 	    .data_len = PM_DATA_SIZE,
 	};
 	struct ibmadrpc_reply reply;
-	size_t n;
 
-	memset(out, 0, PM_DATA_SIZE);
-	if (ibdiag_call(srcport, &r, &reply, NULL) < 0)
+	if (ibdiag_call(srcport, &r, &reply, NULL) < 0) {
+		memset(out, 0, PM_DATA_SIZE);
 		return -1;
-	if (reply.len > reply.data_offset) {
-		n = reply.len - reply.data_offset;
-		memcpy(out, reply.mad + reply.data_offset, n < PM_DATA_SIZE ? n : PM_DATA_SIZE);
 	}
+	ibdiag_reply_data(&reply, out, PM_DATA_SIZE);
 	return 0;
 }
 
@@ -514,35 +509,6 @@ static void single_attr(const struct pm_attr *a, int port, uint32_t mask)
 		ibdiag_exit("common_func", "cannot reset %s", a->name);
 }
 
-/* infiniband-diags' is_port_info_extended_supported() */
-static bool port_info_ext_supported(int port)
-{
-	struct ibstruct_smp_node_info ni;
-	struct ibstruct_smp_port_info pi;
-	uint8_t data[64];
-
-	if (ibdiag_smp_get(srcport, target, IBSTRUCT_SMP_NODE_INFO_ATTR_ID, 0, data, NULL) < 0)
-		ibdiag_exit("is_port_info_extended_supported", "node info query failed");
-	ibstruct_smp_node_info_unpack(&ni, data, sizeof(data));
-	if (ni.nodeType == 2) /* a switch answers for its management port 0 */
-		port = 0;
-	if (ibdiag_smp_get(srcport, target, IBSTRUCT_SMP_PORT_INFO_ATTR_ID, (uint32_t)port, data,
-			   NULL) < 0)
-		ibdiag_exit("is_port_info_extended_supported", "port info query failed");
-	ibstruct_smp_port_info_unpack(&pi, data, sizeof(data));
-	if (!(pi.capabilityMask & PORT_CAP_HAS_CAP_MASK2)) {
-		IBWARN("port info capability mask2 not supported");
-		return false;
-	}
-	if (!(pi.capabilityMask2 & PORT_CAP2_PORT_INFO_EXT)) {
-		IBWARN(
-		    "port info capability mask2 = 0x%x doesn't indicate PortInfoExtended support",
-		    pi.capabilityMask2);
-		return false;
-	}
-	return true;
-}
-
 /* With RS-FEC active, PortExtendedSpeedsCounters has another layout. */
 static bool rsfec_active(int port)
 {
@@ -551,7 +517,7 @@ static bool rsfec_active(int port)
 
 	if (!(cap_mask & PM_CAP_RSFEC_COUNTERS))
 		return false;
-	if (!port_info_ext_supported(port)) {
+	if (!ibdiag_port_info_ext_supported(srcport, target, port)) {
 		IBWARN("Port Info Extended not supported");
 		return false;
 	}

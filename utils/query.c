@@ -279,13 +279,8 @@ static void query_gmp(struct ibdiag_port *p, const struct query_opts *o, int m,
 		if (ibstruct_pack(d, host, data, size) < 0)
 			IBEXIT("cannot build the %s request", ibstruct_desc_name(d));
 		rc = ibdiag_call(p, &req, &reply, &err);
-		if (rc == 0) {
-			size_t n =
-			    reply.len > reply.data_offset ? reply.len - reply.data_offset : 0;
-
-			memset(data, 0, sizeof(data));
-			memcpy(data, reply.mad + reply.data_offset, n < size ? n : size);
-		}
+		if (rc == 0)
+			ibdiag_reply_data(&reply, data, size);
 	}
 	ibpath_path_unref(path);
 	if (rc < 0) {

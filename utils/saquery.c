@@ -127,6 +127,7 @@ struct query_cmd {
 	uint16_t attr_id;
 	const char *usage;
 	int (*handler)(const struct query_cmd *q, struct query_params *p, int argc, char **argv);
+	const struct rec_template *tmpl; /* the request record of the "lid/port" queries */
 };
 
 enum node_print {
@@ -547,143 +548,161 @@ static int query_class_port_info(const struct query_cmd *q, struct query_params 
 	return 0;
 }
 
+/* Most records are selected by "lid/port1/port2" operands (LinkRecord: two of them).  Each
+ * part has its field in the request record: the reference copies the part into a field of 8
+ * or 16 bits and, cast to that width, compares it with the value that means "not given" (0
+ * for a LID, -1 otherwise), so that e.g. a port of 255 is not given either. */
+struct arg_field {
+	uint8_t bits; /* 8 or 16; 0: the part selects nothing */
+	uint8_t offs;
+	int8_t unset;
+	uint64_t cm;
+};
+
+#define TMPL_MAX_SIZE NR_SIZE /* the largest of those records */
+
+struct rec_template {
+	size_t size; /* of the request record, 0: none is sent */
+	const struct ibstruct_desc *(*desc)(void);
+	bool show_keys;		    /* the dump shows the record's keys with -K */
+	struct arg_field first[3];  /* lid, port1, port2 of argv[0] */
+	struct arg_field second[3]; /* of argv[1] (LinkRecord's "to" end) */
+};
+
+/* A request record and its component mask, filled field by field: a field goes in, with
+ * its component mask bits, only when the reference's test (written by the caller, with the
+ * reference's casts) says its value is given. */
+struct rec_builder {
+	uint8_t *rec;
+	uint64_t comp_mask;
+};
+
+static void set_field(struct rec_builder *b, bool given, size_t offs, size_t bytes, uint64_t v,
+		      uint64_t cm)
+{
+	if (!given)
+		return;
+	if (bytes == 1)
+		b->rec[offs] = (uint8_t)v;
+	else if (bytes == 2)
+		put16(b->rec + offs, (uint16_t)v);
+	else if (bytes == 4)
+		put32(b->rec + offs, (uint32_t)v);
+	else
+		put64(b->rec + offs, v);
+	b->comp_mask |= cm;
+}
+
+static void set_gid(struct rec_builder *b, size_t offs, const uint8_t gid[16], uint64_t cm)
+{
+	if (!gid_is_set(gid))
+		return;
+	memcpy(b->rec + offs, gid, 16);
+	b->comp_mask |= cm;
+}
+
+static void put_arg(struct rec_builder *b, const struct arg_field *f, int v)
+{
+	bool given = f->bits == 8 ? (int8_t)v != f->unset : (int16_t)v != f->unset;
+
+	if (f->bits)
+		set_field(b, given, f->offs, f->bits / 8, (uint64_t)v, f->cm);
+}
+
+/* The request record from the operands; returns its component mask.  first: the parts of
+ * argv[0] as parsed (LID 0, ports -1 when absent), for the fields a template cannot place. */
+static uint64_t fill_template(const struct rec_template *t, uint8_t *rec, int argc, char **argv,
+			      int first[3])
+{
+	struct rec_builder b = {rec, 0};
+	int a, i;
+
+	memset(rec, 0, t->size);
+	for (a = 0; a < 2; a++) {
+		const struct arg_field *f = a ? t->second : t->first;
+		int v[3] = {0, -1, -1};
+
+		if (argc > a && f[0].bits)
+			parse_lid_and_ports(argv[a], &v[0], &v[1], &v[2]);
+		for (i = 0; i < 3; i++)
+			put_arg(&b, &f[i], v[i]);
+		if (a == 0 && first)
+			memcpy(first, v, sizeof(v));
+	}
+	return b.comp_mask;
+}
+
+static int query_template(const struct query_cmd *q, unsigned flags, int argc, char **argv)
+{
+	uint8_t rec[TMPL_MAX_SIZE];
+	uint64_t comp_mask = fill_template(q->tmpl, rec, argc, argv, NULL);
+
+	return get_and_dump(q->attr_id, comp_mask, q->tmpl->size ? rec : NULL, q->tmpl->size,
+			    q->tmpl->desc(), flags);
+}
+
+static int query_records(const struct query_cmd *q, struct query_params *p, int argc, char **argv)
+{
+	(void)p;
+	return query_template(q, q->tmpl->show_keys ? record_flags() : 0, argc, argv);
+}
+
 static int query_node_records(const struct query_cmd *q, struct query_params *p, int argc,
 			      char **argv)
 {
 	struct sa_result res;
-	uint8_t nr[NR_SIZE] = {0};
-	uint64_t comp_mask = 0;
-	int lid = 0, rc;
+	uint8_t nr[TMPL_MAX_SIZE];
+	uint64_t comp_mask = fill_template(q->tmpl, nr, argc, argv, NULL);
 	unsigned i;
+	int rc;
 
-	(void)q;
 	(void)p;
-	if (argc > 0)
-		parse_lid_and_ports(argv[0], &lid, NULL, NULL);
-	if ((int16_t)lid != 0) {
-		put16(nr, (uint16_t)lid);
-		comp_mask |= IBSTRUCT_SA_NODE_RECORD_CM_LID;
-	}
-	rc = get_any_records(IBSTRUCT_SA_NODE_RECORD_ATTR_ID, 0, comp_mask, nr, sizeof(nr), &res);
+	rc = get_any_records(q->attr_id, 0, comp_mask, nr, q->tmpl->size, &res);
 	if (rc)
 		return rc;
 	for (i = 0; i < res.count; i++) {
 		const uint8_t *rec = sa_record(&res, i);
 		char *name = node_record_name(rec);
 
-		print_saquery_record(ibstruct_sa_node_record_desc(), rec, name, 0);
+		print_saquery_record(q->tmpl->desc(), rec, name, 0);
 		free(name);
 	}
 	sa_result_free(&res);
 	return 0;
 }
 
-static int query_portinfo_records(const struct query_cmd *q, struct query_params *p, int argc,
-				  char **argv)
+/* MFTRecord: position and block share a 16-bit word (block 9 bits, position from bit 12). */
+static int query_mft_records(const struct query_cmd *q, struct query_params *p, int argc,
+			     char **argv)
 {
-	uint8_t pir[PIR_SIZE] = {0};
-	uint64_t comp_mask = 0;
-	int lid = 0, portnum = -1, options = -1;
+	uint8_t rec[TMPL_MAX_SIZE];
+	int v[3];
+	uint64_t comp_mask = fill_template(q->tmpl, rec, argc, argv, v);
+	int position = v[1], block = v[2];
+	uint16_t pos_block = 0, pos = 0;
 
-	(void)q;
 	(void)p;
-	if (argc > 0)
-		parse_lid_and_ports(argv[0], &lid, &portnum, &options);
-	if ((int16_t)lid != 0) {
-		put16(pir, (uint16_t)lid);
-		comp_mask |= CM(0);
-	}
-	if ((int8_t)portnum != -1) {
-		pir[2] = (uint8_t)portnum;
-		comp_mask |= CM(1);
-	}
-	if ((int8_t)options != -1) {
-		pir[3] = (uint8_t)options;
-		comp_mask |= CM(2);
-	}
-	return get_and_dump(IBSTRUCT_SA_PORT_INFO_RECORD_ATTR_ID, comp_mask, pir, sizeof(pir),
-			    ibstruct_sa_port_info_record_desc(), record_flags());
-}
-
-static int query_sl2vl_records(const struct query_cmd *q, struct query_params *p, int argc,
-			       char **argv)
-{
-	uint8_t rec[SL2VL_SIZE] = {0};
-	uint64_t comp_mask = 0;
-	int lid = 0, in_port = -1, out_port = -1;
-
-	(void)q;
-	(void)p;
-	if (argc > 0)
-		parse_lid_and_ports(argv[0], &lid, &in_port, &out_port);
-	if ((int16_t)lid != 0) {
-		put16(rec, (uint16_t)lid);
-		comp_mask |= CM(0);
-	}
-	if ((int8_t)in_port != -1) {
-		rec[2] = (uint8_t)in_port;
-		comp_mask |= CM(1);
-	}
-	if ((int8_t)out_port != -1) {
-		rec[3] = (uint8_t)out_port;
-		comp_mask |= CM(2);
-	}
-	return get_and_dump(IBSTRUCT_SA_SL2VL_MAPPING_TABLE_RECORD_ATTR_ID, comp_mask, rec,
-			    sizeof(rec), ibstruct_sa_sl2vl_mapping_table_record_desc(), 0);
-}
-
-static int query_pkey_tbl_records(const struct query_cmd *q, struct query_params *p, int argc,
-				  char **argv)
-{
-	uint8_t rec[PKTR_SIZE] = {0};
-	uint64_t comp_mask = 0;
-	int lid = 0, portnum = -1, block = -1;
-
-	(void)q;
-	(void)p;
-	if (argc > 0)
-		parse_lid_and_ports(argv[0], &lid, &portnum, &block);
-	if ((int16_t)lid != 0) {
-		put16(rec, (uint16_t)lid);
-		comp_mask |= CM(0);
-	}
-	if ((int8_t)portnum != -1) {
-		rec[4] = (uint8_t)portnum;
-		comp_mask |= CM(2);
-	}
 	if ((int16_t)block != -1) {
-		put16(rec + 2, (uint16_t)block);
-		comp_mask |= CM(1);
+		pos_block = (uint16_t)block;
+		comp_mask |= MFTR_CM_BLOCK;
 	}
-	return get_and_dump(IBSTRUCT_SA_PKEY_TABLE_RECORD_ATTR_ID, comp_mask, rec, sizeof(rec),
-			    ibstruct_sa_pkey_table_record_desc(), 0);
+	pos_block &= 0x1ff;
+	if ((int8_t)position != -1) {
+		pos = (uint8_t)position;
+		comp_mask |= MFTR_CM_POSITION;
+	}
+	put16(rec + 2, (uint16_t)(pos_block | (uint16_t)(pos << 12)));
+	return get_and_dump(q->attr_id, comp_mask, rec, q->tmpl->size, q->tmpl->desc(), 0);
 }
 
-static int query_vlarb_records(const struct query_cmd *q, struct query_params *p, int argc,
-			       char **argv)
+static int query_switchinfo_records(const struct query_cmd *q, struct query_params *p, int argc,
+				    char **argv)
 {
-	uint8_t rec[VLAR_SIZE] = {0};
-	uint64_t comp_mask = 0;
-	int lid = 0, portnum = -1, block = -1;
+	/* MulticastFDBTop is shown when the SA's CapabilityMask2 says it supports it */
+	unsigned cap2 = get32(p->cpi + 4) >> 5;
 
-	(void)q;
-	(void)p;
-	if (argc > 0)
-		parse_lid_and_ports(argv[0], &lid, &portnum, &block);
-	if ((int16_t)lid != 0) {
-		put16(rec, (uint16_t)lid);
-		comp_mask |= CM(0);
-	}
-	if ((int8_t)portnum != -1) {
-		rec[2] = (uint8_t)portnum;
-		comp_mask |= CM(1);
-	}
-	if ((int8_t)block != -1) {
-		rec[3] = (uint8_t)block;
-		comp_mask |= CM(2);
-	}
-	return get_and_dump(IBSTRUCT_SA_VLARB_TABLE_RECORD_ATTR_ID, comp_mask, rec, sizeof(rec),
-			    ibstruct_sa_vlarb_table_record_desc(), 0);
+	return query_template(q, cap2 & CAP_MASK2_IS_MCAST_TOP_SUP ? IBSTRUCT_SAQ_MCAST_TOP : 0,
+			      argc, argv);
 }
 
 static int query_inform_info_records(const struct query_cmd *q, struct query_params *p, int argc,
@@ -705,55 +724,11 @@ static int query_inform_info_records(const struct query_cmd *q, struct query_par
 			    ibstruct_sa_inform_info_record_desc(), record_flags());
 }
 
-static int query_link_records(const struct query_cmd *q, struct query_params *p, int argc,
-			      char **argv)
-{
-	uint8_t rec[LR_SIZE] = {0};
-	uint64_t comp_mask = 0;
-	int from_lid = 0, to_lid = 0, from_port = -1, to_port = -1;
-
-	(void)q;
-	(void)p;
-	if (argc > 0)
-		parse_lid_and_ports(argv[0], &from_lid, &from_port, NULL);
-	if (argc > 1)
-		parse_lid_and_ports(argv[1], &to_lid, &to_port, NULL);
-	if ((int16_t)from_lid != 0) {
-		put16(rec, (uint16_t)from_lid);
-		comp_mask |= CM(0);
-	}
-	if ((int8_t)from_port != -1) {
-		rec[2] = (uint8_t)from_port;
-		comp_mask |= CM(1);
-	}
-	if ((int16_t)to_lid != 0) {
-		put16(rec + 4, (uint16_t)to_lid);
-		comp_mask |= CM(3);
-	}
-	if ((int8_t)to_port != -1) {
-		rec[3] = (uint8_t)to_port;
-		comp_mask |= CM(2);
-	}
-	return get_and_dump(IBSTRUCT_SA_LINK_RECORD_ATTR_ID, comp_mask, rec, sizeof(rec),
-			    ibstruct_sa_link_record_desc(), 0);
-}
-
-static int query_service_records(const struct query_cmd *q, struct query_params *p, int argc,
-				 char **argv)
-{
-	(void)q;
-	(void)p;
-	(void)argc;
-	(void)argv;
-	return get_and_dump(IBSTRUCT_SA_SERVICE_RECORD_ATTR_ID, 0, NULL, 0,
-			    ibstruct_sa_service_record_desc(), record_flags());
-}
-
 static int query_path_records(const struct query_cmd *q, struct query_params *p, int argc,
 			      char **argv)
 {
 	uint8_t pr[PR_SIZE] = {0};
-	uint64_t comp_mask = 0;
+	struct rec_builder b = {pr, 0};
 	uint32_t hop_flow = 0;
 	uint8_t flow = 0, reversible = 0;
 	uint16_t qos_class_sl = 0, qos_class = 0;
@@ -761,76 +736,43 @@ static int query_path_records(const struct query_cmd *q, struct query_params *p,
 	(void)q;
 	(void)argc;
 	(void)argv;
-	if (p->service_id) {
-		put64(pr, p->service_id);
-		comp_mask |= PR_CM_SERVICEID;
-	}
-	if (gid_is_set(p->sgid)) {
-		memcpy(pr + 24, p->sgid, 16);
-		comp_mask |= PR_CM_SGID;
-	}
-	if (gid_is_set(p->dgid)) {
-		memcpy(pr + 8, p->dgid, 16);
-		comp_mask |= PR_CM_DGID;
-	}
-	if ((int16_t)p->slid != 0) {
-		put16(pr + 42, p->slid);
-		comp_mask |= PR_CM_SLID;
-	}
-	if ((int16_t)p->dlid != 0) {
-		put16(pr + 40, p->dlid);
-		comp_mask |= PR_CM_DLID;
-	}
+	set_field(&b, p->service_id != 0, 0, 8, p->service_id, PR_CM_SERVICEID);
+	set_gid(&b, 24, p->sgid, PR_CM_SGID);
+	set_gid(&b, 8, p->dgid, PR_CM_DGID);
+	set_field(&b, (int16_t)p->slid != 0, 42, 2, p->slid, PR_CM_SLID);
+	set_field(&b, (int16_t)p->dlid != 0, 40, 2, p->dlid, PR_CM_DLID);
 	/* the whole 32-bit word takes the hop limit, and only 8 bits of the flow label go in */
 	if (p->hop_limit != -1) {
 		hop_flow = (uint32_t)p->hop_limit;
-		comp_mask |= PR_CM_HOPLIMIT;
+		b.comp_mask |= PR_CM_HOPLIMIT;
 	}
 	if ((int8_t)p->flow_label != 0) {
 		flow = (uint8_t)p->flow_label;
-		comp_mask |= PR_CM_FLOWLABEL;
+		b.comp_mask |= PR_CM_FLOWLABEL;
 	}
 	put32(pr + 44, hop_flow | (uint32_t)flow << 8);
-	if ((int8_t)p->tclass != 0) {
-		pr[48] = p->tclass;
-		comp_mask |= PR_CM_TCLASS;
-	}
+	set_field(&b, (int8_t)p->tclass != 0, 48, 1, p->tclass, PR_CM_TCLASS);
 	if ((int8_t)p->reversible != -1) {
 		reversible = (uint8_t)p->reversible;
-		comp_mask |= PR_CM_REVERSIBLE;
+		b.comp_mask |= PR_CM_REVERSIBLE;
 	}
-	if ((int8_t)p->numb_path != -1) {
-		pr[49] = (uint8_t)p->numb_path;
-		comp_mask |= PR_CM_NUMBPATH;
-	}
+	set_field(&b, (int8_t)p->numb_path != -1, 49, 1, (uint8_t)p->numb_path, PR_CM_NUMBPATH);
 	pr[49] |= (uint8_t)(reversible << 7);
-	if ((int16_t)p->pkey != 0) {
-		put16(pr + 50, p->pkey);
-		comp_mask |= PR_CM_PKEY;
-	}
+	set_field(&b, (int16_t)p->pkey != 0, 50, 2, p->pkey, PR_CM_PKEY);
 	if ((int16_t)p->sl != -1) {
 		qos_class_sl = (uint16_t)p->sl;
-		comp_mask |= PR_CM_SL;
+		b.comp_mask |= PR_CM_SL;
 	}
 	if (p->qos_class != -1) {
 		qos_class = (uint16_t)p->qos_class;
-		comp_mask |= PR_CM_QOS_CLASS;
+		b.comp_mask |= PR_CM_QOS_CLASS;
 	}
 	/* the QoS class always overwrites all but the 4 SL bits */
 	put16(pr + 52, (uint16_t)((qos_class_sl & 0xf) | (uint16_t)(qos_class << 4)));
-	if (p->mtu) {
-		pr[54] = p->mtu;
-		comp_mask |= PR_CM_MTU;
-	}
-	if (p->rate) {
-		pr[55] = p->rate;
-		comp_mask |= PR_CM_RATE;
-	}
-	if (p->pkt_life) {
-		pr[56] = p->pkt_life;
-		comp_mask |= PR_CM_PKTLIFETIME;
-	}
-	return get_and_dump(IBSTRUCT_SA_PATH_RECORD_ATTR_ID, comp_mask, pr, sizeof(pr),
+	set_field(&b, p->mtu != 0, 54, 1, p->mtu, PR_CM_MTU);
+	set_field(&b, p->rate != 0, 55, 1, p->rate, PR_CM_RATE);
+	set_field(&b, p->pkt_life != 0, 56, 1, p->pkt_life, PR_CM_PKTLIFETIME);
+	return get_and_dump(IBSTRUCT_SA_PATH_RECORD_ATTR_ID, b.comp_mask, pr, sizeof(pr),
 			    ibstruct_sa_path_record_desc(), 0);
 }
 
@@ -838,222 +780,142 @@ static int query_mcmember_records(const struct query_cmd *q, struct query_params
 				  char **argv)
 {
 	uint8_t mr[MCMR_SIZE] = {0};
-	uint64_t comp_mask = 0;
+	struct rec_builder b = {mr, 0};
 	uint8_t sl = 0, flow = 0, hop = 0, scope = 0;
 
 	(void)q;
 	(void)argc;
 	(void)argv;
-	if (gid_is_set(p->mgid)) {
-		memcpy(mr, p->mgid, 16);
-		comp_mask |= MCR_CM_MGID;
-	}
-	if (gid_is_set(p->gid)) {
-		memcpy(mr + 16, p->gid, 16);
-		comp_mask |= MCR_CM_PORT_GID;
-	}
-	if ((int16_t)p->mlid != 0) {
-		put16(mr + 36, p->mlid);
-		comp_mask |= MCR_CM_MLID;
-	}
-	if (p->qkey != 0) {
-		put32(mr + 32, p->qkey);
-		comp_mask |= MCR_CM_QKEY;
-	}
-	if (p->mtu) {
-		mr[38] = p->mtu;
-		comp_mask |= MCR_CM_MTU;
-	}
-	if (p->rate) {
-		mr[42] = p->rate;
-		comp_mask |= MCR_CM_RATE;
-	}
-	if (p->pkt_life) {
-		mr[43] = p->pkt_life;
-		comp_mask |= MCR_CM_LIFE;
-	}
-	if ((int8_t)p->tclass != 0) {
-		mr[39] = p->tclass;
-		comp_mask |= MCR_CM_TCLASS;
-	}
-	if ((int16_t)p->pkey != 0) {
-		put16(mr + 40, p->pkey);
-		comp_mask |= MCR_CM_PKEY;
-	}
+	set_gid(&b, 0, p->mgid, MCR_CM_MGID);
+	set_gid(&b, 16, p->gid, MCR_CM_PORT_GID);
+	set_field(&b, (int16_t)p->mlid != 0, 36, 2, p->mlid, MCR_CM_MLID);
+	set_field(&b, p->qkey != 0, 32, 4, p->qkey, MCR_CM_QKEY);
+	set_field(&b, p->mtu != 0, 38, 1, p->mtu, MCR_CM_MTU);
+	set_field(&b, p->rate != 0, 42, 1, p->rate, MCR_CM_RATE);
+	set_field(&b, p->pkt_life != 0, 43, 1, p->pkt_life, MCR_CM_LIFE);
+	set_field(&b, (int8_t)p->tclass != 0, 39, 1, p->tclass, MCR_CM_TCLASS);
+	set_field(&b, (int16_t)p->pkey != 0, 40, 2, p->pkey, MCR_CM_PKEY);
 	if ((int8_t)p->sl != -1) {
 		sl = (uint8_t)p->sl;
-		comp_mask |= MCR_CM_SL;
+		b.comp_mask |= MCR_CM_SL;
 	}
 	if ((int8_t)p->flow_label != 0) {
 		flow = (uint8_t)p->flow_label;
-		comp_mask |= MCR_CM_FLOW;
+		b.comp_mask |= MCR_CM_FLOW;
 	}
 	if ((int8_t)p->hop_limit != -1) {
 		hop = (uint8_t)p->hop_limit;
-		comp_mask |= MCR_CM_HOP;
+		b.comp_mask |= MCR_CM_HOP;
 	}
 	put32(mr + 44, (uint32_t)sl << 28 | (uint32_t)flow << 8 | hop);
 	if ((int8_t)p->scope != 0) {
 		scope = p->scope;
-		comp_mask |= MCR_CM_SCOPE;
+		b.comp_mask |= MCR_CM_SCOPE;
 	}
-	if ((int8_t)p->join_state != 0) {
-		mr[48] = p->join_state;
-		comp_mask |= MCR_CM_JOIN_STATE;
-	}
+	set_field(&b, (int8_t)p->join_state != 0, 48, 1, p->join_state, MCR_CM_JOIN_STATE);
 	mr[48] |= (uint8_t)(scope << 4);
 	/* ProxyJoin is a one-bit C bit-field in the reference: bit 0 of its byte on x86 */
-	if ((int8_t)p->proxy_join != -1) {
-		mr[49] = (uint8_t)(p->proxy_join & 1);
-		comp_mask |= MCR_CM_PROXY;
-	}
-	return get_and_dump(IBSTRUCT_SA_MCMEMBER_RECORD_ATTR_ID, comp_mask, mr, sizeof(mr),
+	set_field(&b, (int8_t)p->proxy_join != -1, 49, 1, (uint8_t)(p->proxy_join & 1),
+		  MCR_CM_PROXY);
+	return get_and_dump(IBSTRUCT_SA_MCMEMBER_RECORD_ATTR_ID, b.comp_mask, mr, sizeof(mr),
 			    ibstruct_sa_mcmember_record_desc(), 0);
 }
 
-static int query_lft_records(const struct query_cmd *q, struct query_params *p, int argc,
-			     char **argv)
-{
-	uint8_t rec[LFTR_SIZE] = {0};
-	uint64_t comp_mask = 0;
-	int lid = 0, block = -1;
-
-	(void)q;
-	(void)p;
-	if (argc > 0)
-		parse_lid_and_ports(argv[0], &lid, &block, NULL);
-	if ((int16_t)lid != 0) {
-		put16(rec, (uint16_t)lid);
-		comp_mask |= CM(0);
-	}
-	if ((int16_t)block != -1) {
-		put16(rec + 2, (uint16_t)block);
-		comp_mask |= CM(1);
-	}
-	return get_and_dump(IBSTRUCT_SA_LINEAR_FORWARDING_TABLE_RECORD_ATTR_ID, comp_mask, rec,
-			    sizeof(rec), ibstruct_sa_linear_forwarding_table_record_desc(), 0);
-}
-
-static int query_mft_records(const struct query_cmd *q, struct query_params *p, int argc,
-			     char **argv)
-{
-	uint8_t rec[MFTR_SIZE] = {0};
-	uint64_t comp_mask = 0;
-	int lid = 0, block = -1, position = -1;
-	uint16_t pos_block = 0, pos = 0;
-
-	(void)q;
-	(void)p;
-	if (argc > 0)
-		parse_lid_and_ports(argv[0], &lid, &position, &block);
-	if ((int16_t)lid != 0) {
-		put16(rec, (uint16_t)lid);
-		comp_mask |= CM(0);
-	}
-	if ((int16_t)block != -1) {
-		pos_block = (uint16_t)block;
-		comp_mask |= MFTR_CM_BLOCK;
-	}
-	pos_block &= 0x1ff;
-	if ((int8_t)position != -1) {
-		pos = (uint8_t)position;
-		comp_mask |= MFTR_CM_POSITION;
-	}
-	put16(rec + 2, (uint16_t)(pos_block | (uint16_t)(pos << 12)));
-	return get_and_dump(IBSTRUCT_SA_MULTICAST_FORWARDING_TABLE_RECORD_ATTR_ID, comp_mask, rec,
-			    sizeof(rec), ibstruct_sa_multicast_forwarding_table_record_desc(), 0);
-}
-
-static int query_guidinfo_records(const struct query_cmd *q, struct query_params *p, int argc,
-				  char **argv)
-{
-	uint8_t rec[GIR_SIZE] = {0};
-	uint64_t comp_mask = 0;
-	int lid = 0, block = -1;
-
-	(void)q;
-	(void)p;
-	if (argc > 0)
-		parse_lid_and_ports(argv[0], &lid, &block, NULL);
-	if ((int16_t)lid != 0) {
-		put16(rec, (uint16_t)lid);
-		comp_mask |= CM(0);
-	}
-	if ((int8_t)block != -1) {
-		rec[2] = (uint8_t)block;
-		comp_mask |= CM(1);
-	}
-	return get_and_dump(IBSTRUCT_SA_GUID_INFO_RECORD_ATTR_ID, comp_mask, rec, sizeof(rec),
-			    ibstruct_sa_guid_info_record_desc(), 0);
-}
-
-/* SwitchInfoRecord and SMInfoRecord select by LID only. */
-static int query_by_lid(uint16_t attr_id, size_t size, const struct ibstruct_desc *d,
-			unsigned flags, int argc, char **argv)
-{
-	uint8_t rec[SWIR_SIZE > SMIR_SIZE ? SWIR_SIZE : SMIR_SIZE] = {0};
-	uint64_t comp_mask = 0;
-	int lid = 0;
-
-	if (argc > 0)
-		parse_lid_and_ports(argv[0], &lid, NULL, NULL);
-	if ((int16_t)lid != 0) {
-		put16(rec, (uint16_t)lid);
-		comp_mask |= CM(0);
-	}
-	return get_and_dump(attr_id, comp_mask, rec, size, d, flags);
-}
-
-static int query_switchinfo_records(const struct query_cmd *q, struct query_params *p, int argc,
-				    char **argv)
-{
-	/* MulticastFDBTop is shown when the SA's CapabilityMask2 says it supports it */
-	unsigned cap2 = get32(p->cpi + 4) >> 5;
-
-	(void)q;
-	return query_by_lid(IBSTRUCT_SA_SWITCH_INFO_RECORD_ATTR_ID, SWIR_SIZE,
-			    ibstruct_sa_switch_info_record_desc(),
-			    cap2 & CAP_MASK2_IS_MCAST_TOP_SUP ? IBSTRUCT_SAQ_MCAST_TOP : 0, argc,
-			    argv);
-}
-
-static int query_sm_info_records(const struct query_cmd *q, struct query_params *p, int argc,
-				 char **argv)
-{
-	(void)q;
-	(void)p;
-	return query_by_lid(IBSTRUCT_SA_SM_INFO_RECORD_ATTR_ID, SMIR_SIZE,
-			    ibstruct_sa_sm_info_record_desc(), 0, argc, argv);
-}
+/* The "lid/port" queries' request records; the parts' fields as {bits, offset, "not given"
+ * value, component mask}. */
+static const struct rec_template nr_tmpl = {
+    .size = NR_SIZE,
+    .desc = ibstruct_sa_node_record_desc,
+    .first = {{16, 0, 0, IBSTRUCT_SA_NODE_RECORD_CM_LID}},
+};
+static const struct rec_template pir_tmpl = {
+    .size = PIR_SIZE,
+    .desc = ibstruct_sa_port_info_record_desc,
+    .show_keys = true,
+    .first = {{16, 0, 0, CM(0)}, {8, 2, -1, CM(1)}, {8, 3, -1, CM(2)}},
+};
+static const struct rec_template sl2vl_tmpl = {
+    .size = SL2VL_SIZE,
+    .desc = ibstruct_sa_sl2vl_mapping_table_record_desc,
+    .first = {{16, 0, 0, CM(0)}, {8, 2, -1, CM(1)}, {8, 3, -1, CM(2)}},
+};
+static const struct rec_template pktr_tmpl = {
+    .size = PKTR_SIZE,
+    .desc = ibstruct_sa_pkey_table_record_desc,
+    .first = {{16, 0, 0, CM(0)}, {8, 4, -1, CM(2)}, {16, 2, -1, CM(1)}},
+};
+static const struct rec_template vlar_tmpl = {
+    .size = VLAR_SIZE,
+    .desc = ibstruct_sa_vlarb_table_record_desc,
+    .first = {{16, 0, 0, CM(0)}, {8, 2, -1, CM(1)}, {8, 3, -1, CM(2)}},
+};
+static const struct rec_template lr_tmpl = {
+    .size = LR_SIZE,
+    .desc = ibstruct_sa_link_record_desc,
+    .first = {{16, 0, 0, CM(0)}, {8, 2, -1, CM(1)}},
+    .second = {{16, 4, 0, CM(3)}, {8, 3, -1, CM(2)}},
+};
+static const struct rec_template sr_tmpl = {
+    .desc = ibstruct_sa_service_record_desc,
+    .show_keys = true,
+};
+static const struct rec_template lftr_tmpl = {
+    .size = LFTR_SIZE,
+    .desc = ibstruct_sa_linear_forwarding_table_record_desc,
+    .first = {{16, 0, 0, CM(0)}, {16, 2, -1, CM(1)}},
+};
+/* position and block: see query_mft_records() */
+static const struct rec_template mftr_tmpl = {
+    .size = MFTR_SIZE,
+    .desc = ibstruct_sa_multicast_forwarding_table_record_desc,
+    .first = {{16, 0, 0, CM(0)}},
+};
+static const struct rec_template gir_tmpl = {
+    .size = GIR_SIZE,
+    .desc = ibstruct_sa_guid_info_record_desc,
+    .first = {{16, 0, 0, CM(0)}, {8, 2, -1, CM(1)}},
+};
+static const struct rec_template swir_tmpl = {
+    .size = SWIR_SIZE,
+    .desc = ibstruct_sa_switch_info_record_desc,
+    .first = {{16, 0, 0, CM(0)}},
+};
+static const struct rec_template smir_tmpl = {
+    .size = SMIR_SIZE,
+    .desc = ibstruct_sa_sm_info_record_desc,
+    .first = {{16, 0, 0, CM(0)}},
+};
 
 static const struct query_cmd query_cmds[] = {
-    {"ClassPortInfo", "CPI", ATTR_CLASS_PORT_INFO, NULL, query_class_port_info},
-    {"NodeRecord", "NR", IBSTRUCT_SA_NODE_RECORD_ATTR_ID, "[lid]", query_node_records},
+    {"ClassPortInfo", "CPI", ATTR_CLASS_PORT_INFO, NULL, query_class_port_info, NULL},
+    {"NodeRecord", "NR", IBSTRUCT_SA_NODE_RECORD_ATTR_ID, "[lid]", query_node_records, &nr_tmpl},
     {"PortInfoRecord", "PIR", IBSTRUCT_SA_PORT_INFO_RECORD_ATTR_ID, "[[lid]/[port]/[options]]",
-     query_portinfo_records},
+     query_records, &pir_tmpl},
     {"SL2VLTableRecord", "SL2VL", IBSTRUCT_SA_SL2VL_MAPPING_TABLE_RECORD_ATTR_ID,
-     "[[lid]/[in_port]/[out_port]]", query_sl2vl_records},
+     "[[lid]/[in_port]/[out_port]]", query_records, &sl2vl_tmpl},
     {"PKeyTableRecord", "PKTR", IBSTRUCT_SA_PKEY_TABLE_RECORD_ATTR_ID, "[[lid]/[port]/[block]]",
-     query_pkey_tbl_records},
+     query_records, &pktr_tmpl},
     {"VLArbitrationTableRecord", "VLAR", IBSTRUCT_SA_VLARB_TABLE_RECORD_ATTR_ID,
-     "[[lid]/[port]/[block]]", query_vlarb_records},
+     "[[lid]/[port]/[block]]", query_records, &vlar_tmpl},
     {"InformInfoRecord", "IIR", IBSTRUCT_SA_INFORM_INFO_RECORD_ATTR_ID, "[subscriber_gid]",
-     query_inform_info_records},
+     query_inform_info_records, NULL},
     {"LinkRecord", "LR", IBSTRUCT_SA_LINK_RECORD_ATTR_ID,
-     "[[from_lid]/[from_port]] [[to_lid]/[to_port]]", query_link_records},
-    {"ServiceRecord", "SR", IBSTRUCT_SA_SERVICE_RECORD_ATTR_ID, NULL, query_service_records},
-    {"PathRecord", "PR", IBSTRUCT_SA_PATH_RECORD_ATTR_ID, NULL, query_path_records},
-    {"MCMemberRecord", "MCMR", IBSTRUCT_SA_MCMEMBER_RECORD_ATTR_ID, NULL, query_mcmember_records},
+     "[[from_lid]/[from_port]] [[to_lid]/[to_port]]", query_records, &lr_tmpl},
+    {"ServiceRecord", "SR", IBSTRUCT_SA_SERVICE_RECORD_ATTR_ID, NULL, query_records, &sr_tmpl},
+    {"PathRecord", "PR", IBSTRUCT_SA_PATH_RECORD_ATTR_ID, NULL, query_path_records, NULL},
+    {"MCMemberRecord", "MCMR", IBSTRUCT_SA_MCMEMBER_RECORD_ATTR_ID, NULL, query_mcmember_records,
+     NULL},
     {"LFTRecord", "LFTR", IBSTRUCT_SA_LINEAR_FORWARDING_TABLE_RECORD_ATTR_ID, "[[lid]/[block]]",
-     query_lft_records},
+     query_records, &lftr_tmpl},
     {"MFTRecord", "MFTR", IBSTRUCT_SA_MULTICAST_FORWARDING_TABLE_RECORD_ATTR_ID,
-     "[[mlid]/[position]/[block]]", query_mft_records},
+     "[[mlid]/[position]/[block]]", query_mft_records, &mftr_tmpl},
     {"GUIDInfoRecord", "GIR", IBSTRUCT_SA_GUID_INFO_RECORD_ATTR_ID, "[[lid]/[block]]",
-     query_guidinfo_records},
+     query_records, &gir_tmpl},
     {"SwitchInfoRecord", "SWIR", IBSTRUCT_SA_SWITCH_INFO_RECORD_ATTR_ID, "[lid]",
-     query_switchinfo_records},
-    {"SMInfoRecord", "SMIR", IBSTRUCT_SA_SM_INFO_RECORD_ATTR_ID, "[lid]", query_sm_info_records},
-    {NULL, NULL, 0, NULL, NULL},
+     query_switchinfo_records, &swir_tmpl},
+    {"SMInfoRecord", "SMIR", IBSTRUCT_SA_SM_INFO_RECORD_ATTR_ID, "[lid]", query_records,
+     &smir_tmpl},
+    {NULL, NULL, 0, NULL, NULL, NULL},
 };
 
 static const struct query_cmd *find_query(const char *name)
@@ -1342,13 +1204,20 @@ static const struct ibdiag_opt saquery_opts[] = {
     {NULL, 0, 0, NULL, NULL},
 };
 
-/* A key value, or one typed at a getpass() prompt when the text does not start with a hex
- * digit; NULL when none could be read. */
-static const char *key_text(const char *arg, const char *prompt)
+/* A key value, or one typed at a "<name>: " getpass() prompt when the text does not start
+ * with a hex digit; NULL, after "cannot get <name>", when none could be read. */
+static const char *key_text(const char *arg, const char *name)
 {
+	char prompt[16];
+	const char *key;
+
 	if (isxdigit((unsigned char)*arg))
 		return arg;
-	return getpass(prompt);
+	snprintf(prompt, sizeof(prompt), "%s: ", name);
+	key = getpass(prompt);
+	if (!key)
+		fprintf(stderr, "cannot get %s\n", name);
+	return key;
 }
 
 static int process_opt(void *ctx, int ch, char *arg)
@@ -1396,11 +1265,9 @@ static int process_opt(void *ctx, int ch, char *arg)
 			IBEXIT("out of memory, strdup for node_name_map_file name failed");
 		break;
 	case OPT_SMKEY:
-		key = key_text(arg, "SM_Key: ");
-		if (!key) {
-			fprintf(stderr, "cannot get SM_Key\n");
+		key = key_text(arg, "SM_Key");
+		if (!key)
 			return -1;
-		}
 		ibd.sakey = strtoull(key, NULL, 0);
 		break;
 	case 'p':
@@ -1486,11 +1353,9 @@ static int process_opt(void *ctx, int ch, char *arg)
 		p->numb_path = (int)strtoul(arg, NULL, 0);
 		break;
 	case OPT_PKEY:
-		key = key_text(arg, "P_Key: ");
-		if (!key) {
-			fprintf(stderr, "cannot get P_Key\n");
+		key = key_text(arg, "P_Key");
+		if (!key)
 			return -1;
-		}
 		p->pkey = (uint16_t)strtoul(key, NULL, 0);
 		break;
 	case 'Q':
@@ -1509,11 +1374,9 @@ static int process_opt(void *ctx, int ch, char *arg)
 		p->pkt_life = (uint8_t)strtoul(arg, NULL, 0);
 		break;
 	case 'q':
-		key = key_text(arg, "Q_Key: ");
-		if (!key) {
-			fprintf(stderr, "cannot get Q_Key\n");
+		key = key_text(arg, "Q_Key");
+		if (!key)
 			return -1;
-		}
 		p->qkey = (uint32_t)strtoul(key, NULL, 0);
 		break;
 	case 'T':

@@ -21,9 +21,6 @@
 
 /* libibmad's IB_NODE_SWITCH */
 #define NODE_TYPE_SWITCH 2
-/* PortInfo CapabilityMask.IsCapabilityMask2Supported, CapabilityMask2.IsPortInfoExtended */
-#define CAP_HAS_CAP_MASK2 0x00008000u
-#define CAP2_PORT_INFO_EXT 0x0002u
 #define ATTR_PORT_INFO_EXT 0x0033
 #define ATTR_MLNX_EXT_PORT_INFO 0xff90
 
@@ -113,17 +110,28 @@ static void dump_portinfo(const uint8_t data[SMP_DATA])
 
 /* ---- Operations ------------------------------------------------------------------------- */
 
-static const char *node_info(const struct ibpath_path *dest, char **argv, int argc)
+/* One attribute's fields under "# <title>: <portid>", " port N" after it when asked. */
+static const char *dump_attr(const struct ibpath_path *dest, uint16_t attr, int portnum,
+			     bool show_port, const char *title, const char *failed)
 {
 	uint8_t data[SMP_DATA];
 
+	if (smp_get(dest, attr, (uint32_t)portnum, data) < 0)
+		return failed;
+	printf("# %s: %s", title, portid(dest));
+	if (show_port)
+		printf(" port %d", portnum);
+	printf("\n");
+	print_diags(ibstruct_desc_by_attr(IBSTRUCT_CLASS_SMP, attr), data);
+	return NULL;
+}
+
+static const char *node_info(const struct ibpath_path *dest, char **argv, int argc)
+{
 	(void)argv;
 	(void)argc;
-	if (smp_get(dest, IBSTRUCT_SMP_NODE_INFO_ATTR_ID, 0, data) < 0)
-		return "node info query failed";
-	printf("# Node info: %s\n", portid(dest));
-	print_diags(ibstruct_smp_node_info_desc(), data);
-	return NULL;
+	return dump_attr(dest, IBSTRUCT_SMP_NODE_INFO_ATTR_ID, 0, false, "Node info",
+			 "node info query failed");
 }
 
 static const char *node_desc(const struct ibpath_path *dest, char **argv, int argc)
@@ -170,56 +178,23 @@ static const char *port_info(const struct ibpath_path *dest, char **argv, int ar
 	return NULL;
 }
 
-/* The reference checks the capability masks first, and exits from inside that check. */
-static bool port_info_ext_supported(const struct ibpath_path *dest, int portnum)
-{
-	struct ibstruct_smp_port_info pi;
-	uint8_t data[SMP_DATA];
-
-	if (smp_get(dest, IBSTRUCT_SMP_NODE_INFO_ATTR_ID, 0, data) < 0)
-		IBEXIT("node info query failed");
-	if (data[2] == NODE_TYPE_SWITCH)
-		portnum = 0;
-	if (smp_get(dest, IBSTRUCT_SMP_PORT_INFO_ATTR_ID, (uint32_t)portnum, data) < 0)
-		IBEXIT("port info query failed");
-	ibstruct_smp_port_info_unpack(&pi, data, SMP_DATA);
-	if (!(pi.capabilityMask & CAP_HAS_CAP_MASK2)) {
-		IBWARN("port info capability mask2 not supported");
-		return false;
-	}
-	if (!(pi.capabilityMask2 & CAP2_PORT_INFO_EXT)) {
-		IBWARN("port info capability mask2 = 0x%x doesn't indicate PortInfoExtended"
-		       " support", pi.capabilityMask2);
-		return false;
-	}
-	return true;
-}
-
 static const char *port_info_extended(const struct ibpath_path *dest, char **argv, int argc)
 {
-	uint8_t data[SMP_DATA];
 	int portnum = port_arg(argv, argc);
 
-	if (!port_info_ext_supported(dest, portnum))
+	/* the reference checks the capability masks first, and exits from inside that check */
+	if (!ibdiag_port_info_ext_supported(port, dest, portnum))
 		return "port info extended not supported";
-	if (smp_get(dest, ATTR_PORT_INFO_EXT, (uint32_t)portnum, data) < 0)
-		return "port info extended query failed";
-	printf("# Port info Extended: %s port %d\n", portid(dest), portnum);
-	print_diags(ibstruct_desc_by_attr(IBSTRUCT_CLASS_SMP, ATTR_PORT_INFO_EXT), data);
-	return NULL;
+	return dump_attr(dest, ATTR_PORT_INFO_EXT, portnum, true, "Port info Extended",
+			 "port info extended query failed");
 }
 
 static const char *switch_info(const struct ibpath_path *dest, char **argv, int argc)
 {
-	uint8_t data[SMP_DATA];
-
 	(void)argv;
 	(void)argc;
-	if (smp_get(dest, IBSTRUCT_SMP_SWITCH_INFO_ATTR_ID, 0, data) < 0)
-		return "switch info query failed";
-	printf("# Switch info: %s\n", portid(dest));
-	print_diags(ibstruct_smp_switch_info_desc(), data);
-	return NULL;
+	return dump_attr(dest, IBSTRUCT_SMP_SWITCH_INFO_ATTR_ID, 0, false, "Switch info",
+			 "switch info query failed");
 }
 
 static const char *pkey_table(const struct ibpath_path *dest, char **argv, int argc)
@@ -395,14 +370,8 @@ static const char *guid_info(const struct ibpath_path *dest, char **argv, int ar
 
 static const char *mlnx_ext_port_info(const struct ibpath_path *dest, char **argv, int argc)
 {
-	uint8_t data[SMP_DATA];
-	int portnum = port_arg(argv, argc);
-
-	if (smp_get(dest, ATTR_MLNX_EXT_PORT_INFO, (uint32_t)portnum, data) < 0)
-		return "Mellanox ext port info query failed";
-	printf("# MLNX ext Port info: %s port %d\n", portid(dest), portnum);
-	print_diags(ibstruct_desc_by_attr(IBSTRUCT_CLASS_SMP, ATTR_MLNX_EXT_PORT_INFO), data);
-	return NULL;
+	return dump_attr(dest, ATTR_MLNX_EXT_PORT_INFO, port_arg(argv, argc), true,
+			 "MLNX ext Port info", "Mellanox ext port info query failed");
 }
 
 static const struct op ops[] = {

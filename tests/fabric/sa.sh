@@ -99,27 +99,27 @@ for t in "0,1 0x16" "0,1,7 0x16 0x80000" "0,1,7,2 0x16"; do
 done
 
 # ---- SL2VL and VLArb: the transactor gives the SA's record (equal to saquery's) -----------------
-# the record as saquery prints it, and the transactor's bytes = the record's table (its wire
-# bytes 8.., "raw" prints them as hex)
+# the record as saquery prints it, and the transactor's bytes (SubnGet ATTR MOD) = the
+# record's table: the hex columns COLS of its wire bytes ("raw"), zero padded to 64 bytes
+table_record() { # NAME SAQUERY-QUERY RECORD "KEYS" LID/A/B ATTR MOD COLS
+	same "$1 record $5 (saquery)" "$(fabric_run $H "$FABRIC_REF/saquery" "$2" "$5")" \
+		"$(fabric_run $H "$probe" get "$3" $4 2>&1 | sed '$d')"
+	rec=$(fabric_run $H "$probe" raw "$3" $4 2>&1 | cut -c"$8")
+	while [ ${#rec} -lt 128 ]; do rec=${rec}0; done
+	same "$1 transactor $5 = record" "$rec" \
+		"$(fabric_run $H "$probe" subn "${5%%/*}" "$6" "$7" 2>&1 | tr -d ' \n')"
+}
 for t in "$SWA 0 7" "$SWB 7 1" "$HCA 0 1"; do
 	set -- $t
 	if [ "$1" = "$HCA" ]; then mod=0; else mod=$(( ($2 << 8) | $3 )); fi
-	keys="LID=$1 inputPortNum=$2 outputPortNum=$3"
-	same "SL2VL record $t (saquery)" "$(fabric_run $H "$FABRIC_REF/saquery" SL2VL "$1/$2/$3")" \
-		"$(fabric_run $H "$probe" get SASLToVLMappingTableRecord $keys 2>&1 | sed '$d')"
-	rec=$(fabric_run $H "$probe" raw SASLToVLMappingTableRecord $keys 2>&1 | cut -c17-32)
-	same "SL2VL transactor $t = record" "${rec}$(printf '%0112d' 0)" \
-		"$(fabric_run $H "$probe" subn "$1" 0x17 $mod 2>&1 | tr -d ' \n')"
+	table_record SL2VL SL2VL SASLToVLMappingTableRecord \
+		"LID=$1 inputPortNum=$2 outputPortNum=$3" "$1/$2/$3" 0x17 $mod 17-32
 done
 for t in "$SWA 7 1" "$SWB 1 2" "$HCA 1 1"; do
 	set -- $t
 	if [ "$1" = "$HCA" ]; then mod=$(( $3 << 16 )); else mod=$(( ($3 << 16) | $2 )); fi
-	keys="LID=$1 outputPortNum=$2 blockNum=$3"
-	same "VLArb record $t (saquery)" "$(fabric_run $H "$FABRIC_REF/saquery" VLAR "$1/$2/$3")" \
-		"$(fabric_run $H "$probe" get SAVLArbitrationTableRecord $keys 2>&1 | sed '$d')"
-	rec=$(fabric_run $H "$probe" raw SAVLArbitrationTableRecord $keys 2>&1 | cut -c17-144)
-	same "VLArb transactor $t = record" "$rec" \
-		"$(fabric_run $H "$probe" subn "$1" 0x18 $mod 2>&1 | tr -d ' \n')"
+	table_record VLArb VLAR SAVLArbitrationTableRecord \
+		"LID=$1 outputPortNum=$2 blockNum=$3" "$1/$2/$3" 0x18 $mod 17-144
 done
 
 # ---- PathRecord resolution --------------------------------------------------------------------

@@ -21,6 +21,9 @@
  * print this path in their usage text. */
 #define IBDIAG_CONFIG_PATH "/etc/infiniband-diags/ibdiag.conf"
 #define IBDIAG_NODE_NAME_MAP "/etc/rdma/ib-node-name-map"
+/* PortInfo bits that say whether PortInfoExtended exists */
+#define PORT_CAP_HAS_CAP_MASK2	(1u << 15)
+#define PORT_CAP2_PORT_INFO_EXT (1u << 1)
 
 struct ibdiag_common ibd = {
 	.mlx_epi = true,
@@ -633,12 +636,9 @@ const char *ibdiag_portid_str(const struct ibpath_path *path, char *buf, size_t 
 
 /* ---- MADs ------------------------------------------------------------------------------- */
 
-int ibdiag_call(struct ibdiag_port *p, const struct ibmadrpc_request *req,
-		struct ibmadrpc_reply *reply, struct ibmadrpc_error **err)
+/* A failed call's error: shown (-v), then handed to the caller or freed. */
+static int pass_error(int rc, struct ibmadrpc_error *e, struct ibmadrpc_error **err)
 {
-	struct ibmadrpc_error *e = NULL;
-	int rc = ibmadrpc_call(p->port, req, reply, &e);
-
 	if (rc < 0) {
 		ibdiag_show_error(e);
 		if (err)
@@ -647,6 +647,26 @@ int ibdiag_call(struct ibdiag_port *p, const struct ibmadrpc_request *req,
 			ibmadrpc_error_free(e);
 	}
 	return rc;
+}
+
+int ibdiag_call(struct ibdiag_port *p, const struct ibmadrpc_request *req,
+		struct ibmadrpc_reply *reply, struct ibmadrpc_error **err)
+{
+	struct ibmadrpc_error *e = NULL;
+	int rc = ibmadrpc_call(p->port, req, reply, &e);
+
+	return pass_error(rc, e, err);
+}
+
+void ibdiag_reply_data(const struct ibmadrpc_reply *reply, void *out, size_t size)
+{
+	size_t n;
+
+	memset(out, 0, size);
+	if (reply->len > reply->data_offset) {
+		n = reply->len - reply->data_offset;
+		memcpy(out, reply->mad + reply->data_offset, n < size ? n : size);
+	}
 }
 
 static int smp_rpc(struct ibdiag_port *p, const struct ibpath_path *path, uint8_t method,
@@ -668,13 +688,7 @@ static int smp_rpc(struct ibdiag_port *p, const struct ibpath_path *path, uint8_
 
 	if (rc < 0)
 		return rc;
-	if (reply.len < reply.data_offset + 64) {
-		memset(out, 0, 64);
-		if (reply.len > reply.data_offset)
-			memcpy(out, reply.mad + reply.data_offset, reply.len - reply.data_offset);
-	} else {
-		memcpy(out, reply.mad + reply.data_offset, 64);
-	}
+	ibdiag_reply_data(&reply, out, 64);
 	return 0;
 }
 
@@ -685,14 +699,7 @@ int ibdiag_smp_get(struct ibdiag_port *p, const struct ibpath_path *path, uint16
 		struct ibmadrpc_error *e = NULL;
 		int rc = ibsa_subn_get(ibdiag_sa(p), path, attr_id, attr_mod, data, &e);
 
-		if (rc < 0) {
-			ibdiag_show_error(e);
-			if (err)
-				*err = e;
-			else
-				ibmadrpc_error_free(e);
-		}
-		return rc;
+		return pass_error(rc, e, err);
 	}
 	return smp_rpc(p, path, IBSTRUCT_METHOD_GET, attr_id, attr_mod, NULL, data, err);
 }
@@ -702,6 +709,38 @@ int ibdiag_smp_set(struct ibdiag_port *p, const struct ibpath_path *path, uint16
 		   struct ibmadrpc_error **err)
 {
 	return smp_rpc(p, path, IBSTRUCT_METHOD_SET, attr_id, attr_mod, in, out, err);
+}
+
+/* The reference's is_port_info_extended_supported() (its ibdiag_common.c). */
+bool ibdiag_port_info_ext_supported(struct ibdiag_port *p, const struct ibpath_path *path,
+				    int portnum)
+{
+	static const char fn[] = "is_port_info_extended_supported";
+	struct ibstruct_smp_node_info ni;
+	struct ibstruct_smp_port_info pi;
+	uint8_t data[64];
+
+	if (ibdiag_smp_get(p, path, IBSTRUCT_SMP_NODE_INFO_ATTR_ID, 0, data, NULL) < 0)
+		ibdiag_exit(fn, "node info query failed");
+	ibstruct_smp_node_info_unpack(&ni, data, sizeof(data));
+	if (ni.nodeType == 2) /* a switch answers for its management port 0 */
+		portnum = 0;
+	if (ibdiag_smp_get(p, path, IBSTRUCT_SMP_PORT_INFO_ATTR_ID, (uint32_t)portnum, data, NULL) <
+	    0)
+		ibdiag_exit(fn, "port info query failed");
+	ibstruct_smp_port_info_unpack(&pi, data, sizeof(data));
+	if (!(pi.capabilityMask & PORT_CAP_HAS_CAP_MASK2)) {
+		ibdiag_warn(fn, "port info capability mask2 not supported");
+		return false;
+	}
+	if (!(pi.capabilityMask2 & PORT_CAP2_PORT_INFO_EXT)) {
+		ibdiag_warn(fn,
+			    "port info capability mask2 = 0x%x doesn't indicate PortInfoExtended "
+			    "support",
+			    pi.capabilityMask2);
+		return false;
+	}
+	return true;
 }
 
 /* ---- Node names ---------------------------------------------------------------------------- */

@@ -133,6 +133,14 @@ int ibdiag_smp_set(struct ibdiag_port *p, const struct ibpath_path *path, uint16
 /* Any request through the port (trace and -v error details handled). */
 int ibdiag_call(struct ibdiag_port *p, const struct ibmadrpc_request *req,
 		struct ibmadrpc_reply *reply, struct ibmadrpc_error **err);
+/* The reply's data (behind the class header) into out: size bytes, zero padded behind a
+ * shorter reply. */
+void ibdiag_reply_data(const struct ibmadrpc_reply *reply, void *out, size_t size);
+
+/* is_port_info_extended_supported(): whether the port (a switch: its port 0) reports
+ * PortInfoExtended in its CapabilityMask2; IBWARN when not, IBEXIT when a query fails. */
+bool ibdiag_port_info_ext_supported(struct ibdiag_port *p, const struct ibpath_path *path,
+				    int portnum);
 
 /* ---- Node names -------------------------------------------------------------------------- */
 
