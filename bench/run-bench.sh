@@ -14,14 +14,18 @@ if [ -x "$b/bench/bench-madrpc" ]; then
 	. "$top/tests/fabric/fabric.sh"
 	fabric_require
 	fabric_start "$top/tests/fabric/topo/two-switch.net"
-	l=0; o=0
-	for round in 1 2 3 4 5; do
+	l=0; o=0; : > "$FABRIC_DIR/ratios"
+	for round in 1 2 3 4 5 6 7 8 9; do
 		x=$(fabric_run hca-a1 "$b/bench/bench-madrpc" libibmad 1 2000)
 		y=$(fabric_run hca-a1 "$b/bench/bench-madrpc" ours 1 2000)
 		echo "  round $round: libibmad $x/s, ours $y/s"
 		[ "$x" -gt "$l" ] && l=$x
 		[ "$y" -gt "$o" ] && o=$y
+		awk -v x="$x" -v y="$y" 'BEGIN { printf "%.3f\n", y / x }' >> "$FABRIC_DIR/ratios"
 	done
+	# round trips on a small VM swing with scheduling: the median of the per-round ratios
+	# says more than the best of each
+	sort -n "$FABRIC_DIR/ratios" | awk '{ v[NR] = $1 } END { printf "median ratio ours/libibmad over %d rounds: %.2f (target >= 1.00)\n", NR, v[int((NR + 1) / 2)] }'
 	fabric_stop
 	awk -v l="$l" -v o="$o" 'BEGIN { printf "best: libibmad %d/s, ours %d/s, ratio ours/libibmad %.2f (target >= 1.00)\n", l, o, o / l }' 
 fi
