@@ -699,6 +699,21 @@ static void handle_reply(struct ibmadrpc_port *port, struct ibmadrpc_call *c, co
 	complete(port, c);
 }
 
+/* The path of a call as it went out: a GMP without a destination QP goes to QP1. */
+void ibmadrpc_format_call_path(const struct ibmadrpc_call *c, char *buf, size_t len)
+{
+	struct ibpath_path *sent;
+
+	if (c->mgmt_class != 0x01 && c->mgmt_class != 0x81 && !ibpath_path_get(c->path, IBPATH_DQPN) &&
+	    ibpath_path_copy(c->path, &sent) == 0) {
+		ibpath_path_set(sent, IBPATH_DQPN, 1);
+		ibpath_path_format(sent, buf, len);
+		ibpath_path_unref(sent);
+		return;
+	}
+	ibpath_path_format(c->path, buf, len);
+}
+
 /* The current attempt of c is lost (its timer ran out, or the transport returned the send):
  * resend while retries are left, else fail with a time-out. */
 static void attempt_lost(struct ibmadrpc_port *port, struct ibmadrpc_call *c)
@@ -716,7 +731,7 @@ static void attempt_lost(struct ibmadrpc_port *port, struct ibmadrpc_call *c)
 	{
 		char p[160];
 
-		ibpath_path_format(c->path, p, sizeof(p));
+		ibmadrpc_format_call_path(c, p, sizeof(p));
 		fail_call(port, c, ETIMEDOUT, NULL, 0, "timed out to '%s'", p);
 	}
 }

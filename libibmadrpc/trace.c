@@ -33,7 +33,7 @@ void ibmadrpc_trace(struct ibmadrpc_port *port, const struct ibmadrpc_call *c)
 	if (!port->trace_fn || port->trace_level <= 0)
 		return;
 	ibmadrpc_describe(c->umad + UMAD_HDR, what, sizeof(what));
-	ibpath_path_format(c->path, path, sizeof(path));
+	ibmadrpc_format_call_path(c, path, sizeof(path));
 	if (c->rc) {
 		const char *m = c->err && c->err->nmsgs ? c->err->msgs[0] : "";
 

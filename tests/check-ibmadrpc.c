@@ -232,7 +232,7 @@ START_TEST(test_status_busy_and_golden_errors)
 		"E: RPC MAD_METHOD_GET(1) SAFormat(3.2) SAPathRecord(53) got class specific error 3\n");
 	ck_assert_str_eq(trace_text,
 		"RPC MAD_METHOD_GET(1) SAFormat(3.2) SAPathRecord(53) to 'Path 0 -> 5 SL=0 PKey=0xffff "
-		"DQPN=0' failed: got class specific error 3\n");
+		"DQPN=1' failed: got class specific error 3\n");
 	ibmadrpc_port_close(port);
 	ibpath_path_unref(p);
 }
@@ -294,7 +294,16 @@ static void golden(const char *name, const char *text)
 	ck_assert_ptr_nonnull(want);
 	ck_assert_int_eq(fread(want, 1, (size_t)len, f), len);
 	fclose(f);
-	ck_assert_str_eq(text, want);
+	if (strcmp(text, want) != 0) {
+		/* the texts are too long for Check's message: leave ours next to the build */
+		f = fopen(name, "w");
+		if (f) {
+			fputs(text, f);
+			fclose(f);
+		}
+		free(want);
+		ck_abort_msg("%s differs from the golden file (ours written to ./%s)", name, name);
+	}
 	free(want);
 }
 
