@@ -715,6 +715,22 @@ static void dump_annotate(struct ibs_out *o, const struct ibstruct_desc *d, cons
 	}
 }
 
+static bool zero_word(const uint8_t *w)
+{
+	return !w[0] && !w[1] && !w[2] && !w[3];
+}
+
+/* Does any field start in the word at byte `off` (i.e. would it get an annotation)? */
+static bool word_annotated(const struct ibstruct_desc *d, const uint8_t *wire, size_t wire_len,
+			   size_t off)
+{
+	struct ibs_out count;
+
+	out_init(&count, NULL, 0);
+	dump_annotate(&count, d, wire, wire_len, 0, "", (uint32_t)off * 8);
+	return count.pos != 0;
+}
+
 IBSTRUCT_EXPORT int ibstruct_snprint_dump(char *buf, size_t len, const struct ibstruct_desc *d,
 					  const void *wire, size_t wire_len, unsigned indent)
 {
@@ -727,8 +743,19 @@ IBSTRUCT_EXPORT int ibstruct_snprint_dump(char *buf, size_t len, const struct ib
 	out_init(&o, buf, len);
 	ibs_out_printf(&o, "%*s%s (%zu bytes)\n", (int)indent, "", d->name, d->size);
 	for (off = 0; off < wire_len && off < d->size; off += 4) {
-		size_t n = wire_len - off < 4 ? wire_len - off : 4, i;
+		size_t n = wire_len - off < 4 ? wire_len - off : 4, i, end;
 
+		/* a run of two or more zero words where no field starts: one line */
+		for (end = off; end + 4 <= wire_len && end + 4 <= d->size && zero_word(p + end) &&
+				!word_annotated(d, p, wire_len, end);
+		     end += 4)
+			;
+		if (end >= off + 8) {
+			ibs_out_printf(&o, "%*s%4zu: 00000000  (zero up to byte %zu)\n", (int)indent, "", off,
+				       end - 1);
+			off = end - 4;
+			continue;
+		}
 		ibs_out_printf(&o, "%*s%4zu: ", (int)indent, "", off);
 		for (i = 0; i < 4; i++) {
 			if (i < n)
@@ -736,16 +763,10 @@ IBSTRUCT_EXPORT int ibstruct_snprint_dump(char *buf, size_t len, const struct ib
 			else
 				ibs_out_str(&o, "  ");
 		}
-		/* a counting pass first: no separator when no field starts in this word */
-		{
-			struct ibs_out count;
-
-			out_init(&count, NULL, 0);
-			dump_annotate(&count, d, p, wire_len, 0, "", (uint32_t)off * 8);
-			if (count.pos) {
-				ibs_out_str(&o, " ");
-				dump_annotate(&o, d, p, wire_len, 0, "", (uint32_t)off * 8);
-			}
+		/* no separator when no field starts in this word */
+		if (word_annotated(d, p, wire_len, off)) {
+			ibs_out_str(&o, " ");
+			dump_annotate(&o, d, p, wire_len, 0, "", (uint32_t)off * 8);
 		}
 		ibs_out_str(&o, "\n");
 	}

@@ -685,19 +685,7 @@ START_TEST(test_kat_notice)
 		 "   0: 84000002  isGeneric=1 noticeType=4 nodeType=2\n"
 		 "   4: 00800c0d  trapNumber=128 issuerLID=3085\n"
 		 "   8: 92345a5b  noticeToggle=1 noticeCount=4660 dataDetails=0x5a5b (+52 zero bytes)\n"
-		 "  12: 00000000\n"
-		 "  16: 00000000\n"
-		 "  20: 00000000\n"
-		 "  24: 00000000\n"
-		 "  28: 00000000\n"
-		 "  32: 00000000\n"
-		 "  36: 00000000\n"
-		 "  40: 00000000\n"
-		 "  44: 00000000\n"
-		 "  48: 00000000\n"
-		 "  52: 00000000\n"
-		 "  56: 00000000\n"
-		 "  60: 00000000\n"
+		 "  12: 00000000  (zero up to byte 63)\n"
 		 "  64: 50515253  issuerGID=5051:5253:5455:5657:5859:5a5b:5c5d:5e5f\n"
 		 "  68: 54555657\n"
 		 "  72: 58595a5b\n"
@@ -861,24 +849,12 @@ START_TEST(test_kat_devmgt)
 		 "  44: 00011234  sendMessageSize=70196\n"
 		 "  48: 00fedcba  RDMATransferSize=16702650\n"
 		 "  52: a5000300  controllerOperationsMask=0xa5 serviceEntries=3\n"
-		 "  56: 00000000\n"
-		 "  60: 00000000\n"
+		 "  56: 00000000  (zero up to byte 63)\n"
 		 "  64: 53525020  IDString=\"SRP Target IOC\"\n"
 		 "  68: 54617267\n"
 		 "  72: 65742049\n"
 		 "  76: 4f430000\n"
-		 "  80: 00000000\n"
-		 "  84: 00000000\n"
-		 "  88: 00000000\n"
-		 "  92: 00000000\n"
-		 "  96: 00000000\n"
-		 " 100: 00000000\n"
-		 " 104: 00000000\n"
-		 " 108: 00000000\n"
-		 " 112: 00000000\n"
-		 " 116: 00000000\n"
-		 " 120: 00000000\n"
-		 " 124: 00000000\n");
+		 "  80: 00000000  (zero up to byte 127)\n");
 	fprintf(stderr, "kat-classes DevMgt: %u vectors\n", kat_vectors);
 }
 END_TEST
@@ -1121,28 +1097,7 @@ START_TEST(test_kat_cm)
 		 " 136: e5e63050  alternatePath.TClass=0xe5 alternatePath.hopLimit=230 "
 		 "alternatePath.SL=3 alternatePath.subnetLocal=0 alternatePath.localACKTimeout=10\n"
 		 " 140: f0f1f2f3  privateData=0xf0f1f2f3 (+88 zero bytes)\n"
-		 " 144: 00000000\n"
-		 " 148: 00000000\n"
-		 " 152: 00000000\n"
-		 " 156: 00000000\n"
-		 " 160: 00000000\n"
-		 " 164: 00000000\n"
-		 " 168: 00000000\n"
-		 " 172: 00000000\n"
-		 " 176: 00000000\n"
-		 " 180: 00000000\n"
-		 " 184: 00000000\n"
-		 " 188: 00000000\n"
-		 " 192: 00000000\n"
-		 " 196: 00000000\n"
-		 " 200: 00000000\n"
-		 " 204: 00000000\n"
-		 " 208: 00000000\n"
-		 " 212: 00000000\n"
-		 " 216: 00000000\n"
-		 " 220: 00000000\n"
-		 " 224: 00000000\n"
-		 " 228: 00000000\n");
+		 " 144: 00000000  (zero up to byte 231)\n");
 	fprintf(stderr, "kat-classes CM: %u vectors\n", kat_vectors);
 }
 END_TEST
@@ -1202,17 +1157,7 @@ START_TEST(test_kat_snmp)
 		 "   8: 622d636f\n"
 		 "  12: 6d6d756e\n"
 		 "  16: 69747900\n"
-		 "  20: 00000000\n"
-		 "  24: 00000000\n"
-		 "  28: 00000000\n"
-		 "  32: 00000000\n"
-		 "  36: 00000000\n"
-		 "  40: 00000000\n"
-		 "  44: 00000000\n"
-		 "  48: 00000000\n"
-		 "  52: 00000000\n"
-		 "  56: 00000000\n"
-		 "  60: 00000000\n");
+		 "  20: 00000000  (zero up to byte 63)\n");
 	fprintf(stderr, "kat-classes SNMP: %u vectors\n", kat_vectors);
 }
 END_TEST
@@ -1399,22 +1344,14 @@ START_TEST(test_kat_cc)
 		 "5a"
 		 "000000000000000000000000000000" /* bytes 16-30 */
 		 "01\n"
-		 "   8: 00000000\n"
-		 "  12: 00000000\n"
+		 "   8: 00000000  (zero up to byte 15)\n"
 		 "  16: 0000005a\n"
-		 "  20: 00000000\n"
-		 "  24: 00000000\n"
-		 "  28: 00000000\n"
+		 "  20: 00000000  (zero up to byte 31)\n"
 		 "  32: 00000001\n"
 		 "  36: 40000000  creditMask=0x40"
 		 "000000000000000000000000000000000000000000000000000000000000" /* bytes 1-30 */
 		 "02\n"
-		 "  40: 00000000\n"
-		 "  44: 00000000\n"
-		 "  48: 00000000\n"
-		 "  52: 00000000\n"
-		 "  56: 00000000\n"
-		 "  60: 00000000\n"
+		 "  40: 00000000  (zero up to byte 63)\n"
 		 "  64: 00000002\n"
 		 "  68: b02c7000  threshold=0xb packetSize=44 CSThreshold=0x7\n"
 		 "  72: 8abc1234  CSReturnDelay=0x8abc markingRate=4660\n");
@@ -1496,15 +1433,9 @@ START_TEST(test_kat_vendor)
 
 	kat_dump(ibstruct_mlx_general_info_desc(), mlxgi_wire, sizeof(mlxgi_wire),
 		 "MlxGeneralInfo (136 bytes)\n"
-		 "   0: 00000000\n"
-		 "   4: 00000000\n"
+		 "   0: 00000000  (zero up to byte 7)\n"
 		 "   8: 00a1c738  hw_revision=0xa1 device_id=0xc738\n"
-		 "  12: 00000000\n"
-		 "  16: 00000000\n"
-		 "  20: 00000000\n"
-		 "  24: 00000000\n"
-		 "  28: 00000000\n"
-		 "  32: 00000000\n"
+		 "  12: 00000000  (zero up to byte 35)\n"
 		 "  36: 0001e240  uptime=0x1e240\n"
 		 "  40: 0009041c  fw_major=9 fw_minor=4 fw_sub_minor=28\n"
 		 "  44: 0000abcd  fw_build_id=0xabcd\n"
@@ -1518,18 +1449,9 @@ START_TEST(test_kat_vendor)
 		 "  76: 0000000b  fw_ext_major=11\n"
 		 "  80: 00000022  fw_ext_minor=34\n"
 		 "  84: 00000d4e  fw_ext_sub_minor=3406\n"
-		 "  88: 00000000\n"
-		 "  92: 00000000\n"
-		 "  96: 00000000\n"
-		 " 100: 00000000\n"
+		 "  88: 00000000  (zero up to byte 103)\n"
 		 " 104: 00050607  sw_major=5 sw_minor=6 sw_sub_minor=7\n"
-		 " 108: 00000000\n"
-		 " 112: 00000000\n"
-		 " 116: 00000000\n"
-		 " 120: 00000000\n"
-		 " 124: 00000000\n"
-		 " 128: 00000000\n"
-		 " 132: 00000000\n");
+		 " 108: 00000000  (zero up to byte 135)\n");
 	fprintf(stderr, "kat-classes vendor: %u vectors\n", kat_vectors);
 }
 END_TEST

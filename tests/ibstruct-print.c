@@ -185,6 +185,15 @@ START_TEST(test_dump)
 	ck_assert_ptr_nonnull(strstr(buf, "(short: 6 of 40 bytes)"));
 	/* truncation keeps the length */
 	ck_assert_int_eq(ibstruct_snprint_dump(buf, 5, ibstruct_smp_node_info_desc(), nodeinfo_sw, 6, 0), n);
+	/* two or more zero words without a field start share a line; one alone keeps its own */
+	{
+		uint8_t smp[256] = { 1, 1, 1, 0x81, [16] = 0, [17] = 0x11, [64] = 1 };
+
+		ibstruct_snprint_dump(buf, sizeof(buf), ibstruct_desc_by_name("SMPFormat"), smp, sizeof(smp), 0);
+		ck_assert_ptr_nonnull(strstr(buf, "\n  28: 00000000  (zero up to byte 63)\n  64: 01000000  data="));
+		ck_assert_ptr_nonnull(strstr(buf, "\n  68: 00000000  (zero up to byte 255)\n"));
+		ck_assert_ptr_null(strstr(buf, "  32: "));
+	}
 }
 END_TEST
 

@@ -286,7 +286,14 @@ static void print_dump(const char *title, const struct ibstruct_desc *d, const u
 			p++;
 		off = strtoul(p, &end, 10);
 		if (end != p && *end == ':') {
-			printf("%4lu%s\n", off + base, end);
+			static const char zero_run[] = "(zero up to byte ";
+			const char *z = strstr(end, zero_run);
+
+			if (z) /* a run of zero words: its last byte moves too */
+				printf("%4lu%.*s%s%lu)\n", off + base, (int)(z - end), end, zero_run,
+				       strtoul(z + sizeof(zero_run) - 1, NULL, 10) + base);
+			else
+				printf("%4lu%s\n", off + base, end);
 			continue;
 		}
 		if (whole && !strncmp(p, "(short:", 7))

@@ -167,7 +167,8 @@ enum ibstruct_diags_fmt {
 int ibstruct_snprint_diags_value(char *buf, size_t len, enum ibstruct_diags_fmt fmt,
 				 unsigned bits, uint64_t val, const void *bytes);
 
-/* Packet dump of wire bytes: one line per 32-bit word, "offset: hexword  field=value ...",
+/* Packet dump of wire bytes: one line per 32-bit word, "offset: hexword  field=value ..."
+ * (two or more zero words in which no field starts share one line: "(zero up to byte N)"),
  * nested structs flattened into dotted names, non-zero reserved bits shown.  `indent`
  * spaces prefix every line. */
 int ibstruct_snprint_dump(char *buf, size_t len, const struct ibstruct_desc *d, const void *wire,
