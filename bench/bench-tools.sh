@@ -53,11 +53,14 @@ bench() { # TITLE TOOL ARGS...
 	_o=$(ours "$_tool")
 	# warm the page cache for both
 	fabric_run hca-a1 "$FABRIC_REF/$_tool" "$@" > /dev/null 2>&1 || :
-	LD_LIBRARY_PATH=$work/lib fabric_run hca-a1 "$_o" "$@" > /dev/null 2>&1 || :
+	# only tools linked to our shared libraries (--enable-shared-tools) need them found: a
+	# search path would cost the others lookups too
+	case $_o in */.libs/*) ourlib=$work/lib ;; *) ourlib= ;; esac
+	LD_LIBRARY_PATH=$ourlib fabric_run hca-a1 "$_o" "$@" > /dev/null 2>&1 || :
 	i=0
 	while [ "$i" -lt "$n" ]; do
 		time_run "$work/ref" hca-a1 "$FABRIC_REF/$_tool" "$@"
-		LD_LIBRARY_PATH=$work/lib time_run "$work/ours" hca-a1 "$_o" "$@"
+		LD_LIBRARY_PATH=$ourlib time_run "$work/ours" hca-a1 "$_o" "$@"
 		i=$((i + 1))
 	done
 	set -- $(stats "$work/ref") $(stats "$work/ours")
