@@ -34,6 +34,28 @@ IBMADRPC_EXPORT struct ibmadrpc_error *ibmadrpc_error_new(int errnum, const char
 	return err;
 }
 
+IBMADRPC_EXPORT struct ibmadrpc_error *ibmadrpc_error_dup(const struct ibmadrpc_error *err)
+{
+	struct ibmadrpc_error *c;
+	unsigned i;
+
+	if (!err)
+		return NULL;
+	c = malloc(sizeof(*c));
+	if (!c)
+		return NULL;
+	*c = *err;
+	for (i = 0; i < err->nmsgs; i++) {
+		c->msgs[i] = strdup(err->msgs[i]);
+		if (!c->msgs[i]) {
+			c->nmsgs = i;
+			ibmadrpc_error_free(c);
+			return NULL;
+		}
+	}
+	return c;
+}
+
 IBMADRPC_EXPORT void ibmadrpc_error_free(struct ibmadrpc_error *err)
 {
 	unsigned i;

@@ -364,19 +364,6 @@ int ibsa_op_run(struct sa_op *op, struct ibmadrpc_error **errp)
 	}
 }
 
-/* A copy of a scheduler-owned error this layer can add to (errno and messages; the MAD
- * status and packets stay in the original, which libibmadrpc cannot copy). */
-static struct ibmadrpc_error *error_copy(const struct ibmadrpc_error *err, int errnum)
-{
-	unsigned n = ibmadrpc_error_count(err), i;
-	struct ibmadrpc_error *c;
-
-	c = ibmadrpc_error_new(errnum, "%s", n ? ibmadrpc_error_message(err, n - 1) : strerror(errnum));
-	for (i = n > 1 ? n - 1 : 0; c && i-- > 0;)
-		ibmadrpc_error_push(c, "%s", ibmadrpc_error_message(err, i));
-	return c;
-}
-
 static int op_work_done(struct ibsched *sched, struct ibsched_work *work, const struct ibmadrpc_reply *reply,
 			const struct ibmadrpc_error *err, void *user)
 {
@@ -389,7 +376,8 @@ static int op_work_done(struct ibsched *sched, struct ibsched_work *work, const 
 		mad_rc = mad_errno(-ibmadrpc_error_errno(err));
 		if (!mad_rc)
 			mad_rc = -EIO;
-		e = error_copy(err, -mad_rc);
+		/* the scheduler's error lives only as long as this callback: ours to add to */
+		e = ibmadrpc_error_dup(err);
 	}
 	op->mad_status = err ? ibmadrpc_error_status(err) : 0;
 	rc = op->step(op, err ? NULL : reply, mad_rc, &e);

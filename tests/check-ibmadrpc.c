@@ -261,6 +261,21 @@ START_TEST(test_error_levels)
 					  "       0: 01010101  baseVersion=1 mgmtClass=0x1 (SubnMgmt) classVersion=1"));
 	ck_assert_ptr_nonnull(strstr(buf, "    SMPNodeInfo (40 bytes)\n"));
 	ck_assert_ptr_null(strstr(buf, "Reply packet:"));
+	/* a copy keeps everything and is independent of the original */
+	{
+		struct ibmadrpc_error *d = ibmadrpc_error_dup(e);
+		char b2[16384];
+
+		ck_assert_ptr_nonnull(d);
+		ibmadrpc_error_push(d, "one more");
+		ck_assert_uint_eq(ibmadrpc_error_count(d), 3);
+		ck_assert_uint_eq(ibmadrpc_error_count(e), 2);
+		ibmadrpc_error_format(d, 2, b2, sizeof(b2));
+		ck_assert_str_eq(b2 + strlen("E: one more\nE: +"), buf + strlen("E: "));
+		ck_assert_int_eq(ibmadrpc_error_errno(d), ETIMEDOUT);
+		ibmadrpc_error_free(d);
+		ck_assert_ptr_null(ibmadrpc_error_dup(NULL));
+	}
 	/* snprintf semantics */
 	ck_assert_int_eq(ibmadrpc_error_format(e, 1, buf, 5), (int)strlen("E: Failed getting the node info of LID 4\n"
 									  "E: +RPC MAD_METHOD_GET(1) SMPFormat(1.1) SMPNodeInfo(17) timed out to 'Path 0 -> 4'\n"));

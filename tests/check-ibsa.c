@@ -863,7 +863,8 @@ static int subn_cb(struct ibsa *s, const uint8_t *data, const struct ibmadrpc_er
 		memcpy(g->data[g->calls], data, 64);
 	else
 		g->errors++;
-	(void)err;
+	if (err)
+		g->status = ibmadrpc_error_status(err);
 	g->calls++;
 	return IBSCHED_HANDLED;
 }
@@ -910,6 +911,7 @@ START_TEST(test_scheduled)
 	ck_assert_int_eq(ibsa_subn_get_submit(sa, NULL, l, 0x12, 0, subn_cb, &g), 0);
 	ck_assert_int_eq(ibsched_run(sched), 0);
 	ck_assert_uint_eq(g.errors, 1);
+	ck_assert_uint_eq(g.status, 0x0300); /* the MAD status comes along with the error */
 	force_status = 0;
 	/* a query */
 	memset(&g, 0, sizeof(g));

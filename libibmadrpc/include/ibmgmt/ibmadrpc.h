@@ -34,6 +34,9 @@ struct ibmadrpc_error;
 struct ibmadrpc_error *ibmadrpc_error_new(int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void ibmadrpc_error_free(struct ibmadrpc_error *err);
+/* A copy the caller owns (messages, status, packets): e.g. of the error an asynchronous
+ * callback is given, which lives only as long as the callback.  NULL when out of memory. */
+struct ibmadrpc_error *ibmadrpc_error_dup(const struct ibmadrpc_error *err);
 /* Each layer adds its own context on top: "Failed getting path record for ..." */
 void ibmadrpc_error_push(struct ibmadrpc_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
