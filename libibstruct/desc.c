@@ -217,15 +217,15 @@ IBSTRUCT_EXPORT int ibstruct_field_lookup(const struct ibstruct_desc *d, const c
 		if (!n)
 			return -EINVAL;
 		for (i = 0; i < d->nfields; i++)
-			if (strlen(d->fields[i].name) == n && !strncmp(d->fields[i].name, s, n)) {
+			if (strlen(ibs_field_name(&d->fields[i])) == n && !strncmp(ibs_field_name(&d->fields[i]), s, n)) {
 				f = &d->fields[i];
 				break;
 			}
 		if (!f) {
 			/* also accept the case-insensitive spelling (python-rdma style) */
 			for (i = 0; i < d->nfields; i++)
-				if (strlen(d->fields[i].name) == n &&
-				    !strncasecmp(d->fields[i].name, s, n)) {
+				if (strlen(ibs_field_name(&d->fields[i])) == n &&
+				    !strncasecmp(ibs_field_name(&d->fields[i]), s, n)) {
 					f = &d->fields[i];
 					break;
 				}
@@ -253,12 +253,12 @@ IBSTRUCT_EXPORT int ibstruct_field_lookup(const struct ibstruct_desc *d, const c
 		if (f->cm_bit < 0)
 			cm_ok = false;
 		else
-			cm += f->cm_bit + (int)elem * (f->type == IBSTRUCT_TYPE_STRUCT && f->sub ?
-						     f->sub->ncm : 1);
+			cm += f->cm_bit + (int)elem * (f->type == IBSTRUCT_TYPE_STRUCT && ibs_field_sub(f) ?
+						     ibs_field_sub(f)->ncm : 1);
 		if (*e == '.') {
 			if (f->type != IBSTRUCT_TYPE_STRUCT || (f->count > 1 && !indexed))
 				return -EINVAL;
-			d = f->sub;
+			d = ibs_field_sub(f);
 			s = e + 1;
 			continue;
 		}
@@ -307,12 +307,12 @@ static const struct ibs_field *ref_field(const struct ibstruct_field_ref *ref)
 
 IBSTRUCT_EXPORT const char *ibstruct_field_name(const struct ibstruct_field_ref *ref)
 {
-	return ref ? ref_field(ref)->name : NULL;
+	return ref ? ibs_field_name(ref_field(ref)) : NULL;
 }
 
 IBSTRUCT_EXPORT const char *ibstruct_field_show_name(const struct ibstruct_field_ref *ref)
 {
-	return ref ? ref_field(ref)->show : NULL;
+	return ref ? ibs_field_show(ref_field(ref)) : NULL;
 }
 
 IBSTRUCT_EXPORT enum ibstruct_type ibstruct_field_type(const struct ibstruct_field_ref *ref)
@@ -332,7 +332,7 @@ IBSTRUCT_EXPORT unsigned ibstruct_field_count(const struct ibstruct_field_ref *r
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_field_struct(const struct ibstruct_field_ref *ref)
 {
-	return ref ? ref_field(ref)->sub : NULL;
+	return ref ? ibs_field_sub(ref_field(ref)) : NULL;
 }
 
 IBSTRUCT_EXPORT int ibstruct_field_diags_fmt(const struct ibstruct_field_ref *ref)
@@ -499,7 +499,7 @@ IBSTRUCT_EXPORT int ibstruct_field_comp_mask(const struct ibstruct_desc *d, cons
 	if (ref.cm_bit < 0)
 		return -ENOENT;
 	f = ref_field(&ref);
-	nbits = f->type == IBSTRUCT_TYPE_STRUCT && f->sub ? (unsigned)f->sub->ncm : 1;
+	nbits = f->type == IBSTRUCT_TYPE_STRUCT && ibs_field_sub(f) ? (unsigned)ibs_field_sub(f)->ncm : 1;
 	if (ref.whole_array)
 		nbits *= f->count;
 	if (ref.cm_bit + nbits > 64)

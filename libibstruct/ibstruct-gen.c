@@ -509,15 +509,15 @@ static int gen_pack_hdr_lrh(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_hdr_lrh[] = {
-	{ "VL", NULL, 0, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, VL), sizeof(((struct ibstruct_hdr_lrh *)0)->VL), 0, -1, 0, -1, NULL },
-	{ "LVer", NULL, 4, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, LVer), sizeof(((struct ibstruct_hdr_lrh *)0)->LVer), 1, -1, 0, -1, NULL },
-	{ "SL", NULL, 8, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, SL), sizeof(((struct ibstruct_hdr_lrh *)0)->SL), 2, -1, 0, -1, NULL },
-	{ "reserved_12", NULL, 12, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, reserved_12), sizeof(((struct ibstruct_hdr_lrh *)0)->reserved_12), 3, -1, IBS_F_RESERVED, -1, NULL },
-	{ "LNH", NULL, 14, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, LNH), sizeof(((struct ibstruct_hdr_lrh *)0)->LNH), 4, IBSTRUCT_ENUM_LRH_LNH, 0, -1, NULL },
-	{ "DLID", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, DLID), sizeof(((struct ibstruct_hdr_lrh *)0)->DLID), 5, -1, 0, -1, NULL },
-	{ "reserved_32", NULL, 32, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, reserved_32), sizeof(((struct ibstruct_hdr_lrh *)0)->reserved_32), 6, -1, IBS_F_RESERVED, -1, NULL },
-	{ "pktLen", NULL, 37, 11, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, pktLen), sizeof(((struct ibstruct_hdr_lrh *)0)->pktLen), 7, -1, 0, -1, NULL },
-	{ "SLID", NULL, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, SLID), sizeof(((struct ibstruct_hdr_lrh *)0)->SLID), 8, -1, 0, -1, NULL },
+	{ 1, 0, 0, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, VL), sizeof(((struct ibstruct_hdr_lrh *)0)->VL), 0, -1, 0, -1, -1 },
+	{ 4, 0, 4, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, LVer), sizeof(((struct ibstruct_hdr_lrh *)0)->LVer), 1, -1, 0, -1, -1 },
+	{ 9, 0, 8, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, SL), sizeof(((struct ibstruct_hdr_lrh *)0)->SL), 2, -1, 0, -1, -1 },
+	{ 12, 0, 12, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, reserved_12), sizeof(((struct ibstruct_hdr_lrh *)0)->reserved_12), 3, -1, IBS_F_RESERVED, -1, -1 },
+	{ 24, 0, 14, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, LNH), sizeof(((struct ibstruct_hdr_lrh *)0)->LNH), 4, IBSTRUCT_ENUM_LRH_LNH, 0, -1, -1 },
+	{ 28, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, DLID), sizeof(((struct ibstruct_hdr_lrh *)0)->DLID), 5, -1, 0, -1, -1 },
+	{ 33, 0, 32, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, reserved_32), sizeof(((struct ibstruct_hdr_lrh *)0)->reserved_32), 6, -1, IBS_F_RESERVED, -1, -1 },
+	{ 45, 0, 37, 11, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, pktLen), sizeof(((struct ibstruct_hdr_lrh *)0)->pktLen), 7, -1, 0, -1, -1 },
+	{ 52, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, SLID), sizeof(((struct ibstruct_hdr_lrh *)0)->SLID), 8, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_hdr_lrh = {
@@ -597,8 +597,8 @@ static int gen_pack_hdr_rwh(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_hdr_rwh[] = {
-	{ "reserved_0", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_rwh, reserved_0), sizeof(((struct ibstruct_hdr_rwh *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "etherType", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_rwh, etherType), sizeof(((struct ibstruct_hdr_rwh *)0)->etherType), 1, -1, 0, -1, NULL },
+	{ 57, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_rwh, reserved_0), sizeof(((struct ibstruct_hdr_rwh *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 68, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_rwh, etherType), sizeof(((struct ibstruct_hdr_rwh *)0)->etherType), 1, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_hdr_rwh = {
@@ -689,10 +689,10 @@ static int gen_pack_hdr_flow_control(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_hdr_flow_control[] = {
-	{ "op", NULL, 0, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_flow_control, op), sizeof(((struct ibstruct_hdr_flow_control *)0)->op), 0, -1, 0, -1, NULL },
-	{ "FCTBS", NULL, 4, 12, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_flow_control, FCTBS), sizeof(((struct ibstruct_hdr_flow_control *)0)->FCTBS), 1, -1, 0, -1, NULL },
-	{ "VL", NULL, 16, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_flow_control, VL), sizeof(((struct ibstruct_hdr_flow_control *)0)->VL), 2, -1, 0, -1, NULL },
-	{ "FCCL", NULL, 20, 12, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_flow_control, FCCL), sizeof(((struct ibstruct_hdr_flow_control *)0)->FCCL), 3, -1, 0, -1, NULL },
+	{ 78, 0, 0, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_flow_control, op), sizeof(((struct ibstruct_hdr_flow_control *)0)->op), 0, -1, 0, -1, -1 },
+	{ 81, 0, 4, 12, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_flow_control, FCTBS), sizeof(((struct ibstruct_hdr_flow_control *)0)->FCTBS), 1, -1, 0, -1, -1 },
+	{ 1, 0, 16, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_flow_control, VL), sizeof(((struct ibstruct_hdr_flow_control *)0)->VL), 2, -1, 0, -1, -1 },
+	{ 87, 0, 20, 12, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_flow_control, FCCL), sizeof(((struct ibstruct_hdr_flow_control *)0)->FCCL), 3, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_hdr_flow_control = {
@@ -787,14 +787,14 @@ static int gen_pack_hdr_grh(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_hdr_grh[] = {
-	{ "IPVer", NULL, 0, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_grh, IPVer), sizeof(((struct ibstruct_hdr_grh *)0)->IPVer), 0, -1, 0, -1, NULL },
-	{ "TClass", NULL, 4, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_grh, TClass), sizeof(((struct ibstruct_hdr_grh *)0)->TClass), 1, -1, 0, -1, NULL },
-	{ "flowLabel", NULL, 12, 20, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_grh, flowLabel), sizeof(((struct ibstruct_hdr_grh *)0)->flowLabel), 2, -1, 0, -1, NULL },
-	{ "payLen", NULL, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_grh, payLen), sizeof(((struct ibstruct_hdr_grh *)0)->payLen), 3, -1, 0, -1, NULL },
-	{ "nxtHdr", NULL, 48, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_grh, nxtHdr), sizeof(((struct ibstruct_hdr_grh *)0)->nxtHdr), 4, -1, 0, -1, NULL },
-	{ "hopLmt", NULL, 56, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_grh, hopLmt), sizeof(((struct ibstruct_hdr_grh *)0)->hopLmt), 5, -1, 0, -1, NULL },
-	{ "SGID", NULL, 64, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_grh, SGID), sizeof(((struct ibstruct_hdr_grh *)0)->SGID), 6, -1, 0, -1, NULL },
-	{ "DGID", NULL, 192, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_grh, DGID), sizeof(((struct ibstruct_hdr_grh *)0)->DGID), 7, -1, 0, -1, NULL },
+	{ 92, 0, 0, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_grh, IPVer), sizeof(((struct ibstruct_hdr_grh *)0)->IPVer), 0, -1, 0, -1, -1 },
+	{ 98, 0, 4, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_grh, TClass), sizeof(((struct ibstruct_hdr_grh *)0)->TClass), 1, -1, 0, -1, -1 },
+	{ 105, 0, 12, 20, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_grh, flowLabel), sizeof(((struct ibstruct_hdr_grh *)0)->flowLabel), 2, -1, 0, -1, -1 },
+	{ 115, 0, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_grh, payLen), sizeof(((struct ibstruct_hdr_grh *)0)->payLen), 3, -1, 0, -1, -1 },
+	{ 122, 0, 48, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_grh, nxtHdr), sizeof(((struct ibstruct_hdr_grh *)0)->nxtHdr), 4, -1, 0, -1, -1 },
+	{ 129, 0, 56, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_grh, hopLmt), sizeof(((struct ibstruct_hdr_grh *)0)->hopLmt), 5, -1, 0, -1, -1 },
+	{ 136, 0, 64, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_grh, SGID), sizeof(((struct ibstruct_hdr_grh *)0)->SGID), 6, -1, 0, -1, -1 },
+	{ 141, 0, 192, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_grh, DGID), sizeof(((struct ibstruct_hdr_grh *)0)->DGID), 7, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_hdr_grh = {
@@ -913,18 +913,18 @@ static int gen_pack_hdr_bth(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_hdr_bth[] = {
-	{ "service", NULL, 0, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, service), sizeof(((struct ibstruct_hdr_bth *)0)->service), 0, IBSTRUCT_ENUM_BTH_SERVICE, 0, -1, NULL },
-	{ "function", NULL, 3, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, function), sizeof(((struct ibstruct_hdr_bth *)0)->function), 1, -1, 0, -1, NULL },
-	{ "SE", NULL, 8, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, SE), sizeof(((struct ibstruct_hdr_bth *)0)->SE), 2, -1, 0, -1, NULL },
-	{ "migReq", NULL, 9, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, migReq), sizeof(((struct ibstruct_hdr_bth *)0)->migReq), 3, -1, 0, -1, NULL },
-	{ "padCnt", NULL, 10, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, padCnt), sizeof(((struct ibstruct_hdr_bth *)0)->padCnt), 4, -1, 0, -1, NULL },
-	{ "TVer", NULL, 12, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, TVer), sizeof(((struct ibstruct_hdr_bth *)0)->TVer), 5, -1, 0, -1, NULL },
-	{ "PKey", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_bth, PKey), sizeof(((struct ibstruct_hdr_bth *)0)->PKey), 6, -1, 0, -1, NULL },
-	{ "reserved_32", NULL, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, reserved_32), sizeof(((struct ibstruct_hdr_bth *)0)->reserved_32), 7, -1, IBS_F_RESERVED, -1, NULL },
-	{ "destQP", NULL, 40, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_bth, destQP), sizeof(((struct ibstruct_hdr_bth *)0)->destQP), 8, -1, 0, -1, NULL },
-	{ "ackReq", NULL, 64, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, ackReq), sizeof(((struct ibstruct_hdr_bth *)0)->ackReq), 9, -1, 0, -1, NULL },
-	{ "reserved_65", NULL, 65, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, reserved_65), sizeof(((struct ibstruct_hdr_bth *)0)->reserved_65), 10, -1, IBS_F_RESERVED, -1, NULL },
-	{ "PSN", NULL, 72, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, PSN), sizeof(((struct ibstruct_hdr_bth *)0)->PSN), 11, -1, 0, -1, NULL },
+	{ 146, 0, 0, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, service), sizeof(((struct ibstruct_hdr_bth *)0)->service), 0, IBSTRUCT_ENUM_BTH_SERVICE, 0, -1, -1 },
+	{ 154, 0, 3, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, function), sizeof(((struct ibstruct_hdr_bth *)0)->function), 1, -1, 0, -1, -1 },
+	{ 163, 0, 8, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, SE), sizeof(((struct ibstruct_hdr_bth *)0)->SE), 2, -1, 0, -1, -1 },
+	{ 166, 0, 9, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, migReq), sizeof(((struct ibstruct_hdr_bth *)0)->migReq), 3, -1, 0, -1, -1 },
+	{ 173, 0, 10, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, padCnt), sizeof(((struct ibstruct_hdr_bth *)0)->padCnt), 4, -1, 0, -1, -1 },
+	{ 180, 0, 12, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, TVer), sizeof(((struct ibstruct_hdr_bth *)0)->TVer), 5, -1, 0, -1, -1 },
+	{ 185, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_bth, PKey), sizeof(((struct ibstruct_hdr_bth *)0)->PKey), 6, -1, 0, -1, -1 },
+	{ 33, 0, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, reserved_32), sizeof(((struct ibstruct_hdr_bth *)0)->reserved_32), 7, -1, IBS_F_RESERVED, -1, -1 },
+	{ 190, 0, 40, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_bth, destQP), sizeof(((struct ibstruct_hdr_bth *)0)->destQP), 8, -1, 0, -1, -1 },
+	{ 197, 0, 64, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, ackReq), sizeof(((struct ibstruct_hdr_bth *)0)->ackReq), 9, -1, 0, -1, -1 },
+	{ 204, 0, 65, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, reserved_65), sizeof(((struct ibstruct_hdr_bth *)0)->reserved_65), 10, -1, IBS_F_RESERVED, -1, -1 },
+	{ 216, 0, 72, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, PSN), sizeof(((struct ibstruct_hdr_bth *)0)->PSN), 11, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_hdr_bth = {
@@ -1005,8 +1005,8 @@ static int gen_pack_hdr_rdeth(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_hdr_rdeth[] = {
-	{ "reserved_0", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_rdeth, reserved_0), sizeof(((struct ibstruct_hdr_rdeth *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "EEC", NULL, 8, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_rdeth, EEC), sizeof(((struct ibstruct_hdr_rdeth *)0)->EEC), 1, -1, 0, -1, NULL },
+	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_rdeth, reserved_0), sizeof(((struct ibstruct_hdr_rdeth *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 220, 0, 8, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_rdeth, EEC), sizeof(((struct ibstruct_hdr_rdeth *)0)->EEC), 1, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_hdr_rdeth = {
@@ -1089,9 +1089,9 @@ static int gen_pack_hdr_deth(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_hdr_deth[] = {
-	{ "QKey", NULL, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_deth, QKey), sizeof(((struct ibstruct_hdr_deth *)0)->QKey), 0, -1, 0, -1, NULL },
-	{ "reserved_32", NULL, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_deth, reserved_32), sizeof(((struct ibstruct_hdr_deth *)0)->reserved_32), 1, -1, IBS_F_RESERVED, -1, NULL },
-	{ "srcQP", NULL, 40, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_deth, srcQP), sizeof(((struct ibstruct_hdr_deth *)0)->srcQP), 2, -1, 0, -1, NULL },
+	{ 224, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_deth, QKey), sizeof(((struct ibstruct_hdr_deth *)0)->QKey), 0, -1, 0, -1, -1 },
+	{ 33, 0, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_deth, reserved_32), sizeof(((struct ibstruct_hdr_deth *)0)->reserved_32), 1, -1, IBS_F_RESERVED, -1, -1 },
+	{ 229, 0, 40, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_deth, srcQP), sizeof(((struct ibstruct_hdr_deth *)0)->srcQP), 2, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_hdr_deth = {
@@ -1172,8 +1172,8 @@ static int gen_pack_hdr_xrceth(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_hdr_xrceth[] = {
-	{ "reserved_0", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_xrceth, reserved_0), sizeof(((struct ibstruct_hdr_xrceth *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "XRCSRQ", NULL, 8, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_xrceth, XRCSRQ), sizeof(((struct ibstruct_hdr_xrceth *)0)->XRCSRQ), 1, -1, 0, -1, NULL },
+	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_xrceth, reserved_0), sizeof(((struct ibstruct_hdr_xrceth *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 235, 0, 8, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_xrceth, XRCSRQ), sizeof(((struct ibstruct_hdr_xrceth *)0)->XRCSRQ), 1, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_hdr_xrceth = {
@@ -1255,9 +1255,9 @@ static int gen_pack_hdr_reth(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_hdr_reth[] = {
-	{ "VA", NULL, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_reth, VA), sizeof(((struct ibstruct_hdr_reth *)0)->VA), 0, -1, 0, -1, NULL },
-	{ "RKey", NULL, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_reth, RKey), sizeof(((struct ibstruct_hdr_reth *)0)->RKey), 1, -1, 0, -1, NULL },
-	{ "DMALen", NULL, 96, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_hdr_reth, DMALen), sizeof(((struct ibstruct_hdr_reth *)0)->DMALen), 2, -1, 0, -1, NULL },
+	{ 242, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_reth, VA), sizeof(((struct ibstruct_hdr_reth *)0)->VA), 0, -1, 0, -1, -1 },
+	{ 245, 0, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_reth, RKey), sizeof(((struct ibstruct_hdr_reth *)0)->RKey), 1, -1, 0, -1, -1 },
+	{ 250, 0, 96, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_hdr_reth, DMALen), sizeof(((struct ibstruct_hdr_reth *)0)->DMALen), 2, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_hdr_reth = {
@@ -1341,10 +1341,10 @@ static int gen_pack_hdr_atomic_eth(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_hdr_atomic_eth[] = {
-	{ "VA", NULL, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_atomic_eth, VA), sizeof(((struct ibstruct_hdr_atomic_eth *)0)->VA), 0, -1, 0, -1, NULL },
-	{ "RKey", NULL, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_atomic_eth, RKey), sizeof(((struct ibstruct_hdr_atomic_eth *)0)->RKey), 1, -1, 0, -1, NULL },
-	{ "swapData", NULL, 96, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_atomic_eth, swapData), sizeof(((struct ibstruct_hdr_atomic_eth *)0)->swapData), 2, -1, 0, -1, NULL },
-	{ "cmpData", NULL, 160, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_atomic_eth, cmpData), sizeof(((struct ibstruct_hdr_atomic_eth *)0)->cmpData), 3, -1, 0, -1, NULL },
+	{ 242, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_atomic_eth, VA), sizeof(((struct ibstruct_hdr_atomic_eth *)0)->VA), 0, -1, 0, -1, -1 },
+	{ 245, 0, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_atomic_eth, RKey), sizeof(((struct ibstruct_hdr_atomic_eth *)0)->RKey), 1, -1, 0, -1, -1 },
+	{ 257, 0, 96, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_atomic_eth, swapData), sizeof(((struct ibstruct_hdr_atomic_eth *)0)->swapData), 2, -1, 0, -1, -1 },
+	{ 266, 0, 160, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_atomic_eth, cmpData), sizeof(((struct ibstruct_hdr_atomic_eth *)0)->cmpData), 3, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_hdr_atomic_eth = {
@@ -1425,8 +1425,8 @@ static int gen_pack_hdr_aeth(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_hdr_aeth[] = {
-	{ "syndrome", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_aeth, syndrome), sizeof(((struct ibstruct_hdr_aeth *)0)->syndrome), 0, -1, 0, -1, NULL },
-	{ "MSN", NULL, 8, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_aeth, MSN), sizeof(((struct ibstruct_hdr_aeth *)0)->MSN), 1, -1, 0, -1, NULL },
+	{ 274, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_aeth, syndrome), sizeof(((struct ibstruct_hdr_aeth *)0)->syndrome), 0, -1, 0, -1, -1 },
+	{ 283, 0, 8, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_aeth, MSN), sizeof(((struct ibstruct_hdr_aeth *)0)->MSN), 1, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_hdr_aeth = {
@@ -1504,7 +1504,7 @@ static int gen_pack_hdr_atomic_ack_eth(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_hdr_atomic_ack_eth[] = {
-	{ "origRData", NULL, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_atomic_ack_eth, origRData), sizeof(((struct ibstruct_hdr_atomic_ack_eth *)0)->origRData), 0, -1, 0, -1, NULL },
+	{ 287, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_atomic_ack_eth, origRData), sizeof(((struct ibstruct_hdr_atomic_ack_eth *)0)->origRData), 0, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_hdr_atomic_ack_eth = {
@@ -1582,7 +1582,7 @@ static int gen_pack_hdr_imm_dt(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_hdr_imm_dt[] = {
-	{ "immediateData", NULL, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_imm_dt, immediateData), sizeof(((struct ibstruct_hdr_imm_dt *)0)->immediateData), 0, -1, 0, -1, NULL },
+	{ 297, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_imm_dt, immediateData), sizeof(((struct ibstruct_hdr_imm_dt *)0)->immediateData), 0, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_hdr_imm_dt = {
@@ -1660,7 +1660,7 @@ static int gen_pack_hdr_ieth(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_hdr_ieth[] = {
-	{ "RKey", NULL, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_ieth, RKey), sizeof(((struct ibstruct_hdr_ieth *)0)->RKey), 0, -1, 0, -1, NULL },
+	{ 245, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_ieth, RKey), sizeof(((struct ibstruct_hdr_ieth *)0)->RKey), 0, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_hdr_ieth = {
@@ -1756,16 +1756,16 @@ static int gen_pack_mad_header(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_mad_header[] = {
-	{ "baseVersion", "MadBaseVersion", 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header, baseVersion), sizeof(((struct ibstruct_mad_header *)0)->baseVersion), 0, -1, 0, -1, NULL },
-	{ "mgmtClass", "MadMgmtClass", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, mgmtClass), sizeof(((struct ibstruct_mad_header *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, 0, -1, NULL },
-	{ "classVersion", "MadClassVersion", 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header, classVersion), sizeof(((struct ibstruct_mad_header *)0)->classVersion), 2, -1, 0, -1, NULL },
-	{ "method", NULL, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, method), sizeof(((struct ibstruct_mad_header *)0)->method), 3, IBSTRUCT_ENUM_MAD_METHOD, 0, -1, NULL },
-	{ "status", "MadStatus", 32, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, status), sizeof(((struct ibstruct_mad_header *)0)->status), 4, -1, 0, -1, NULL },
-	{ "classSpecific", NULL, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, classSpecific), sizeof(((struct ibstruct_mad_header *)0)->classSpecific), 5, -1, 0, -1, NULL },
-	{ "transactionID", "MadTRID", 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, transactionID), sizeof(((struct ibstruct_mad_header *)0)->transactionID), 6, -1, 0, -1, NULL },
-	{ "attributeID", "MadAttr", 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, attributeID), sizeof(((struct ibstruct_mad_header *)0)->attributeID), 7, -1, 0, -1, NULL },
-	{ "reserved_144", NULL, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header, reserved_144), sizeof(((struct ibstruct_mad_header *)0)->reserved_144), 8, -1, IBS_F_RESERVED, -1, NULL },
-	{ "attributeModifier", "MadModifier", 160, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, attributeModifier), sizeof(((struct ibstruct_mad_header *)0)->attributeModifier), 9, -1, 0, -1, NULL },
+	{ 311, 323, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header, baseVersion), sizeof(((struct ibstruct_mad_header *)0)->baseVersion), 0, -1, 0, -1, -1 },
+	{ 338, 348, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, mgmtClass), sizeof(((struct ibstruct_mad_header *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, 0, -1, -1 },
+	{ 361, 374, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header, classVersion), sizeof(((struct ibstruct_mad_header *)0)->classVersion), 2, -1, 0, -1, -1 },
+	{ 390, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, method), sizeof(((struct ibstruct_mad_header *)0)->method), 3, IBSTRUCT_ENUM_MAD_METHOD, 0, -1, -1 },
+	{ 397, 404, 32, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, status), sizeof(((struct ibstruct_mad_header *)0)->status), 4, -1, 0, -1, -1 },
+	{ 414, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, classSpecific), sizeof(((struct ibstruct_mad_header *)0)->classSpecific), 5, -1, 0, -1, -1 },
+	{ 428, 442, 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, transactionID), sizeof(((struct ibstruct_mad_header *)0)->transactionID), 6, -1, 0, -1, -1 },
+	{ 450, 462, 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, attributeID), sizeof(((struct ibstruct_mad_header *)0)->attributeID), 7, -1, 0, -1, -1 },
+	{ 470, 0, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header, reserved_144), sizeof(((struct ibstruct_mad_header *)0)->reserved_144), 8, -1, IBS_F_RESERVED, -1, -1 },
+	{ 483, 501, 160, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, attributeModifier), sizeof(((struct ibstruct_mad_header *)0)->attributeModifier), 9, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_mad_header = {
@@ -1866,17 +1866,17 @@ static int gen_pack_mad_header_split(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_mad_header_split[] = {
-	{ "baseVersion", "MadBaseVersion", 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_split, baseVersion), sizeof(((struct ibstruct_mad_header_split *)0)->baseVersion), 0, -1, 0, -1, NULL },
-	{ "mgmtClass", "MadMgmtClass", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, mgmtClass), sizeof(((struct ibstruct_mad_header_split *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, 0, -1, NULL },
-	{ "classVersion", "MadClassVersion", 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_split, classVersion), sizeof(((struct ibstruct_mad_header_split *)0)->classVersion), 2, -1, 0, -1, NULL },
-	{ "R", "MadIsResponse", 24, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_split, R), sizeof(((struct ibstruct_mad_header_split *)0)->R), 3, -1, 0, -1, NULL },
-	{ "method", "MadMethod", 25, 7, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, method), sizeof(((struct ibstruct_mad_header_split *)0)->method), 4, -1, 0, -1, NULL },
-	{ "status", "MadStatus", 32, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, status), sizeof(((struct ibstruct_mad_header_split *)0)->status), 5, -1, 0, -1, NULL },
-	{ "classSpecific", NULL, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, classSpecific), sizeof(((struct ibstruct_mad_header_split *)0)->classSpecific), 6, -1, 0, -1, NULL },
-	{ "transactionID", "MadTRID", 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, transactionID), sizeof(((struct ibstruct_mad_header_split *)0)->transactionID), 7, -1, 0, -1, NULL },
-	{ "attributeID", "MadAttr", 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, attributeID), sizeof(((struct ibstruct_mad_header_split *)0)->attributeID), 8, -1, 0, -1, NULL },
-	{ "reserved_144", NULL, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_split, reserved_144), sizeof(((struct ibstruct_mad_header_split *)0)->reserved_144), 9, -1, IBS_F_RESERVED, -1, NULL },
-	{ "attributeModifier", "MadModifier", 160, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, attributeModifier), sizeof(((struct ibstruct_mad_header_split *)0)->attributeModifier), 10, -1, 0, -1, NULL },
+	{ 311, 323, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_split, baseVersion), sizeof(((struct ibstruct_mad_header_split *)0)->baseVersion), 0, -1, 0, -1, -1 },
+	{ 338, 348, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, mgmtClass), sizeof(((struct ibstruct_mad_header_split *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, 0, -1, -1 },
+	{ 361, 374, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_split, classVersion), sizeof(((struct ibstruct_mad_header_split *)0)->classVersion), 2, -1, 0, -1, -1 },
+	{ 513, 515, 24, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_split, R), sizeof(((struct ibstruct_mad_header_split *)0)->R), 3, -1, 0, -1, -1 },
+	{ 390, 529, 25, 7, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, method), sizeof(((struct ibstruct_mad_header_split *)0)->method), 4, -1, 0, -1, -1 },
+	{ 397, 404, 32, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, status), sizeof(((struct ibstruct_mad_header_split *)0)->status), 5, -1, 0, -1, -1 },
+	{ 414, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, classSpecific), sizeof(((struct ibstruct_mad_header_split *)0)->classSpecific), 6, -1, 0, -1, -1 },
+	{ 428, 442, 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, transactionID), sizeof(((struct ibstruct_mad_header_split *)0)->transactionID), 7, -1, 0, -1, -1 },
+	{ 450, 462, 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, attributeID), sizeof(((struct ibstruct_mad_header_split *)0)->attributeID), 8, -1, 0, -1, -1 },
+	{ 470, 0, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_split, reserved_144), sizeof(((struct ibstruct_mad_header_split *)0)->reserved_144), 9, -1, IBS_F_RESERVED, -1, -1 },
+	{ 483, 501, 160, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, attributeModifier), sizeof(((struct ibstruct_mad_header_split *)0)->attributeModifier), 10, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_mad_header_split = {
@@ -1979,18 +1979,18 @@ static int gen_pack_mad_header_directed(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_mad_header_directed[] = {
-	{ "baseVersion", "MadBaseVersion", 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_directed, baseVersion), sizeof(((struct ibstruct_mad_header_directed *)0)->baseVersion), 0, -1, 0, -1, NULL },
-	{ "mgmtClass", "MadMgmtClass", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_directed, mgmtClass), sizeof(((struct ibstruct_mad_header_directed *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, 0, -1, NULL },
-	{ "classVersion", "MadClassVersion", 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_directed, classVersion), sizeof(((struct ibstruct_mad_header_directed *)0)->classVersion), 2, -1, 0, -1, NULL },
-	{ "method", NULL, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_directed, method), sizeof(((struct ibstruct_mad_header_directed *)0)->method), 3, IBSTRUCT_ENUM_MAD_METHOD, 0, -1, NULL },
-	{ "D", "DrSmpDirection", 32, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_directed, D), sizeof(((struct ibstruct_mad_header_directed *)0)->D), 4, -1, 0, -1, NULL },
-	{ "status", "DrSmpStatus", 33, 15, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_directed, status), sizeof(((struct ibstruct_mad_header_directed *)0)->status), 5, -1, 0, -1, NULL },
-	{ "hopPointer", "DrSmpHopPtr", 48, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_directed, hopPointer), sizeof(((struct ibstruct_mad_header_directed *)0)->hopPointer), 6, -1, 0, -1, NULL },
-	{ "hopCount", "DrSmpHopCnt", 56, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_directed, hopCount), sizeof(((struct ibstruct_mad_header_directed *)0)->hopCount), 7, -1, 0, -1, NULL },
-	{ "transactionID", "MadTRID", 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_directed, transactionID), sizeof(((struct ibstruct_mad_header_directed *)0)->transactionID), 8, -1, 0, -1, NULL },
-	{ "attributeID", "MadAttr", 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_directed, attributeID), sizeof(((struct ibstruct_mad_header_directed *)0)->attributeID), 9, -1, 0, -1, NULL },
-	{ "reserved_144", NULL, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_directed, reserved_144), sizeof(((struct ibstruct_mad_header_directed *)0)->reserved_144), 10, -1, IBS_F_RESERVED, -1, NULL },
-	{ "attributeModifier", "MadModifier", 160, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_directed, attributeModifier), sizeof(((struct ibstruct_mad_header_directed *)0)->attributeModifier), 11, -1, 0, -1, NULL },
+	{ 311, 323, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_directed, baseVersion), sizeof(((struct ibstruct_mad_header_directed *)0)->baseVersion), 0, -1, 0, -1, -1 },
+	{ 338, 348, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_directed, mgmtClass), sizeof(((struct ibstruct_mad_header_directed *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, 0, -1, -1 },
+	{ 361, 374, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_directed, classVersion), sizeof(((struct ibstruct_mad_header_directed *)0)->classVersion), 2, -1, 0, -1, -1 },
+	{ 390, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_directed, method), sizeof(((struct ibstruct_mad_header_directed *)0)->method), 3, IBSTRUCT_ENUM_MAD_METHOD, 0, -1, -1 },
+	{ 539, 541, 32, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_directed, D), sizeof(((struct ibstruct_mad_header_directed *)0)->D), 4, -1, 0, -1, -1 },
+	{ 397, 556, 33, 15, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_directed, status), sizeof(((struct ibstruct_mad_header_directed *)0)->status), 5, -1, 0, -1, -1 },
+	{ 568, 579, 48, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_directed, hopPointer), sizeof(((struct ibstruct_mad_header_directed *)0)->hopPointer), 6, -1, 0, -1, -1 },
+	{ 591, 600, 56, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_directed, hopCount), sizeof(((struct ibstruct_mad_header_directed *)0)->hopCount), 7, -1, 0, -1, -1 },
+	{ 428, 442, 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_directed, transactionID), sizeof(((struct ibstruct_mad_header_directed *)0)->transactionID), 8, -1, 0, -1, -1 },
+	{ 450, 462, 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_directed, attributeID), sizeof(((struct ibstruct_mad_header_directed *)0)->attributeID), 9, -1, 0, -1, -1 },
+	{ 470, 0, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_directed, reserved_144), sizeof(((struct ibstruct_mad_header_directed *)0)->reserved_144), 10, -1, IBS_F_RESERVED, -1, -1 },
+	{ 483, 501, 160, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_directed, attributeModifier), sizeof(((struct ibstruct_mad_header_directed *)0)->attributeModifier), 11, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_mad_header_directed = {
@@ -2070,8 +2070,8 @@ static int gen_pack_gid_parts(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_gid_parts[] = {
-	{ "prefix", "GidPrefix", 0, 64, 1, IBS_T_UINT, IBS_FMT_RHEX, IBS_DISP_HEX, offsetof(struct ibstruct_gid_parts, prefix), sizeof(((struct ibstruct_gid_parts *)0)->prefix), 0, -1, 0, -1, NULL },
-	{ "guid", "GidGuid", 64, 64, 1, IBS_T_GUID, IBS_FMT_RHEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_gid_parts, guid), sizeof(((struct ibstruct_gid_parts *)0)->guid), 1, -1, 0, -1, NULL },
+	{ 612, 619, 0, 64, 1, IBS_T_UINT, IBS_FMT_RHEX, IBS_DISP_HEX, offsetof(struct ibstruct_gid_parts, prefix), sizeof(((struct ibstruct_gid_parts *)0)->prefix), 0, -1, 0, -1, -1 },
+	{ 629, 634, 64, 64, 1, IBS_T_GUID, IBS_FMT_RHEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_gid_parts, guid), sizeof(((struct ibstruct_gid_parts *)0)->guid), 1, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_gid_parts = {
@@ -2208,29 +2208,29 @@ static int gen_pack_mad_class_port_info(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_mad_class_port_info[] = {
-	{ "baseVersion", "BaseVersion", 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, baseVersion), sizeof(((struct ibstruct_mad_class_port_info *)0)->baseVersion), 0, -1, 0, -1, NULL },
-	{ "classVersion", "ClassVersion", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, classVersion), sizeof(((struct ibstruct_mad_class_port_info *)0)->classVersion), 1, -1, 0, -1, NULL },
-	{ "capabilityMask", "CapabilityMask", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, capabilityMask), sizeof(((struct ibstruct_mad_class_port_info *)0)->capabilityMask), 2, -1, 0, -1, NULL },
-	{ "capabilityMask2", "CapabilityMask2", 32, 27, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, capabilityMask2), sizeof(((struct ibstruct_mad_class_port_info *)0)->capabilityMask2), 3, -1, 0, -1, NULL },
-	{ "respTimeValue", "RespTimeVal", 59, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, respTimeValue), sizeof(((struct ibstruct_mad_class_port_info *)0)->respTimeValue), 4, -1, 0, -1, NULL },
-	{ "redirectGID", "RedirectGID", 64, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, redirectGID), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectGID), 5, -1, 0, -1, NULL },
-	{ "redirectTC", "RedirectTC", 192, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, redirectTC), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectTC), 6, -1, 0, -1, NULL },
-	{ "redirectSL", "RedirectSL", 200, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, redirectSL), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectSL), 7, -1, 0, -1, NULL },
-	{ "redirectFL", "RedirectFL", 204, 20, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, redirectFL), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectFL), 8, -1, 0, -1, NULL },
-	{ "redirectLID", "RedirectLID", 224, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, redirectLID), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectLID), 9, -1, 0, -1, NULL },
-	{ "redirectPKey", "RedirectPKey", 240, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, redirectPKey), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectPKey), 10, -1, 0, -1, NULL },
-	{ "reserved_256", NULL, 256, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, reserved_256), sizeof(((struct ibstruct_mad_class_port_info *)0)->reserved_256), 11, -1, IBS_F_RESERVED, -1, NULL },
-	{ "redirectQP", "RedirectQP", 264, 24, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, redirectQP), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectQP), 12, -1, 0, -1, NULL },
-	{ "redirectQKey", "RedirectQKey", 288, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, redirectQKey), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectQKey), 13, -1, 0, -1, NULL },
-	{ "trapGID", "TrapGID", 320, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, trapGID), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapGID), 14, -1, 0, -1, NULL },
-	{ "trapTC", "TrapTC", 448, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, trapTC), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapTC), 15, -1, 0, -1, NULL },
-	{ "trapSL", "TrapSL", 456, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, trapSL), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapSL), 16, -1, 0, -1, NULL },
-	{ "trapFL", "TrapFL", 460, 20, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, trapFL), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapFL), 17, -1, 0, -1, NULL },
-	{ "trapLID", "TrapLID", 480, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, trapLID), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapLID), 18, -1, 0, -1, NULL },
-	{ "trapPKey", "TrapPKey", 496, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, trapPKey), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapPKey), 19, -1, 0, -1, NULL },
-	{ "trapHL", "TrapHL", 512, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, trapHL), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapHL), 20, -1, 0, -1, NULL },
-	{ "trapQP", "TrapQP", 520, 24, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, trapQP), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapQP), 21, -1, 0, -1, NULL },
-	{ "trapQKey", "TrapQKey", 544, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, trapQKey), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapQKey), 22, -1, 0, -1, NULL },
+	{ 311, 642, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, baseVersion), sizeof(((struct ibstruct_mad_class_port_info *)0)->baseVersion), 0, -1, 0, -1, -1 },
+	{ 361, 654, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, classVersion), sizeof(((struct ibstruct_mad_class_port_info *)0)->classVersion), 1, -1, 0, -1, -1 },
+	{ 667, 682, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, capabilityMask), sizeof(((struct ibstruct_mad_class_port_info *)0)->capabilityMask), 2, -1, 0, -1, -1 },
+	{ 697, 713, 32, 27, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, capabilityMask2), sizeof(((struct ibstruct_mad_class_port_info *)0)->capabilityMask2), 3, -1, 0, -1, -1 },
+	{ 729, 743, 59, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, respTimeValue), sizeof(((struct ibstruct_mad_class_port_info *)0)->respTimeValue), 4, -1, 0, -1, -1 },
+	{ 755, 767, 64, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, redirectGID), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectGID), 5, -1, 0, -1, -1 },
+	{ 779, 790, 192, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, redirectTC), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectTC), 6, -1, 0, -1, -1 },
+	{ 801, 812, 200, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, redirectSL), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectSL), 7, -1, 0, -1, -1 },
+	{ 823, 834, 204, 20, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, redirectFL), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectFL), 8, -1, 0, -1, -1 },
+	{ 845, 857, 224, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, redirectLID), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectLID), 9, -1, 0, -1, -1 },
+	{ 869, 882, 240, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, redirectPKey), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectPKey), 10, -1, 0, -1, -1 },
+	{ 895, 0, 256, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, reserved_256), sizeof(((struct ibstruct_mad_class_port_info *)0)->reserved_256), 11, -1, IBS_F_RESERVED, -1, -1 },
+	{ 908, 919, 264, 24, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, redirectQP), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectQP), 12, -1, 0, -1, -1 },
+	{ 930, 943, 288, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, redirectQKey), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectQKey), 13, -1, 0, -1, -1 },
+	{ 956, 964, 320, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, trapGID), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapGID), 14, -1, 0, -1, -1 },
+	{ 972, 979, 448, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, trapTC), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapTC), 15, -1, 0, -1, -1 },
+	{ 986, 993, 456, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, trapSL), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapSL), 16, -1, 0, -1, -1 },
+	{ 1000, 1007, 460, 20, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, trapFL), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapFL), 17, -1, 0, -1, -1 },
+	{ 1014, 1022, 480, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, trapLID), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapLID), 18, -1, 0, -1, -1 },
+	{ 1030, 1039, 496, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, trapPKey), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapPKey), 19, -1, 0, -1, -1 },
+	{ 1048, 1055, 512, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, trapHL), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapHL), 20, -1, 0, -1, -1 },
+	{ 1062, 1069, 520, 24, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, trapQP), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapQP), 21, -1, 0, -1, -1 },
+	{ 1076, 1085, 544, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, trapQKey), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapQKey), 22, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_mad_class_port_info = {
@@ -2333,15 +2333,15 @@ static int gen_pack_mad_notice(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_mad_notice[] = {
-	{ "isGeneric", "NoticeIsGeneric", 0, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, isGeneric), sizeof(((struct ibstruct_mad_notice *)0)->isGeneric), 0, -1, 0, -1, NULL },
-	{ "noticeType", "NoticeType", 1, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, noticeType), sizeof(((struct ibstruct_mad_notice *)0)->noticeType), 1, -1, 0, -1, NULL },
-	{ "nodeType", "NoticeProducerType", 8, 24, 1, IBS_T_UINT, IBS_FMT_NODE_TYPE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, nodeType), sizeof(((struct ibstruct_mad_notice *)0)->nodeType), 2, -1, 0, -1, NULL },
-	{ "trapNumber", "NoticeTrapNumber", 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, trapNumber), sizeof(((struct ibstruct_mad_notice *)0)->trapNumber), 3, -1, 0, -1, NULL },
-	{ "issuerLID", "NoticeIssuerLID", 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, issuerLID), sizeof(((struct ibstruct_mad_notice *)0)->issuerLID), 4, -1, 0, -1, NULL },
-	{ "noticeToggle", "NoticeToggle", 64, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, noticeToggle), sizeof(((struct ibstruct_mad_notice *)0)->noticeToggle), 5, -1, 0, -1, NULL },
-	{ "noticeCount", "NoticeCount", 65, 15, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, noticeCount), sizeof(((struct ibstruct_mad_notice *)0)->noticeCount), 6, -1, 0, -1, NULL },
-	{ "dataDetails", "NoticeDataDetails", 80, 432, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, dataDetails), 54, 7, -1, 0, -1, NULL },
-	{ "issuerGID", NULL, 512, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, issuerGID), sizeof(((struct ibstruct_mad_notice *)0)->issuerGID), 8, -1, 0, -1, NULL },
+	{ 1094, 1104, 0, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, isGeneric), sizeof(((struct ibstruct_mad_notice *)0)->isGeneric), 0, -1, 0, -1, -1 },
+	{ 1120, 1131, 1, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, noticeType), sizeof(((struct ibstruct_mad_notice *)0)->noticeType), 1, -1, 0, -1, -1 },
+	{ 1142, 1151, 8, 24, 1, IBS_T_UINT, IBS_FMT_NODE_TYPE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, nodeType), sizeof(((struct ibstruct_mad_notice *)0)->nodeType), 2, -1, 0, -1, -1 },
+	{ 1170, 1181, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, trapNumber), sizeof(((struct ibstruct_mad_notice *)0)->trapNumber), 3, -1, 0, -1, -1 },
+	{ 1198, 1208, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, issuerLID), sizeof(((struct ibstruct_mad_notice *)0)->issuerLID), 4, -1, 0, -1, -1 },
+	{ 1224, 1237, 64, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, noticeToggle), sizeof(((struct ibstruct_mad_notice *)0)->noticeToggle), 5, -1, 0, -1, -1 },
+	{ 1250, 1262, 65, 15, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, noticeCount), sizeof(((struct ibstruct_mad_notice *)0)->noticeCount), 6, -1, 0, -1, -1 },
+	{ 1274, 1286, 80, 432, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, dataDetails), 54, 7, -1, 0, -1, -1 },
+	{ 1304, 0, 512, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, issuerGID), sizeof(((struct ibstruct_mad_notice *)0)->issuerGID), 8, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_mad_notice = {
@@ -2450,19 +2450,19 @@ static int gen_pack_mad_inform_info(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_mad_inform_info[] = {
-	{ "GID", NULL, 0, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, GID), sizeof(((struct ibstruct_mad_inform_info *)0)->GID), 0, -1, 0, -1, NULL },
-	{ "LIDRangeBegin", NULL, 128, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, LIDRangeBegin), sizeof(((struct ibstruct_mad_inform_info *)0)->LIDRangeBegin), 1, -1, 0, -1, NULL },
-	{ "LIDRangeEnd", NULL, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, LIDRangeEnd), sizeof(((struct ibstruct_mad_inform_info *)0)->LIDRangeEnd), 2, -1, 0, -1, NULL },
-	{ "reserved_160", NULL, 160, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, reserved_160), sizeof(((struct ibstruct_mad_inform_info *)0)->reserved_160), 3, -1, IBS_F_RESERVED, -1, NULL },
-	{ "isGeneric", NULL, 176, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, isGeneric), sizeof(((struct ibstruct_mad_inform_info *)0)->isGeneric), 4, -1, 0, -1, NULL },
-	{ "subscribe", NULL, 184, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, subscribe), sizeof(((struct ibstruct_mad_inform_info *)0)->subscribe), 5, -1, 0, -1, NULL },
-	{ "type", NULL, 192, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, type), sizeof(((struct ibstruct_mad_inform_info *)0)->type), 6, -1, 0, -1, NULL },
-	{ "trapNumber", NULL, 208, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, trapNumber), sizeof(((struct ibstruct_mad_inform_info *)0)->trapNumber), 7, -1, 0, -1, NULL },
-	{ "QPN", NULL, 224, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_inform_info, QPN), sizeof(((struct ibstruct_mad_inform_info *)0)->QPN), 8, -1, 0, -1, NULL },
-	{ "reserved_248", NULL, 248, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, reserved_248), sizeof(((struct ibstruct_mad_inform_info *)0)->reserved_248), 9, -1, IBS_F_RESERVED, -1, NULL },
-	{ "respTimeValue", NULL, 251, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, respTimeValue), sizeof(((struct ibstruct_mad_inform_info *)0)->respTimeValue), 10, -1, 0, -1, NULL },
-	{ "reserved_256", NULL, 256, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, reserved_256), sizeof(((struct ibstruct_mad_inform_info *)0)->reserved_256), 11, -1, IBS_F_RESERVED, -1, NULL },
-	{ "producerType", NULL, 264, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, producerType), sizeof(((struct ibstruct_mad_inform_info *)0)->producerType), 12, -1, 0, -1, NULL },
+	{ 1314, 0, 0, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, GID), sizeof(((struct ibstruct_mad_inform_info *)0)->GID), 0, -1, 0, -1, -1 },
+	{ 1318, 0, 128, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, LIDRangeBegin), sizeof(((struct ibstruct_mad_inform_info *)0)->LIDRangeBegin), 1, -1, 0, -1, -1 },
+	{ 1332, 0, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, LIDRangeEnd), sizeof(((struct ibstruct_mad_inform_info *)0)->LIDRangeEnd), 2, -1, 0, -1, -1 },
+	{ 1344, 0, 160, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, reserved_160), sizeof(((struct ibstruct_mad_inform_info *)0)->reserved_160), 3, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1094, 0, 176, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, isGeneric), sizeof(((struct ibstruct_mad_inform_info *)0)->isGeneric), 4, -1, 0, -1, -1 },
+	{ 1357, 0, 184, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, subscribe), sizeof(((struct ibstruct_mad_inform_info *)0)->subscribe), 5, -1, 0, -1, -1 },
+	{ 1367, 0, 192, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, type), sizeof(((struct ibstruct_mad_inform_info *)0)->type), 6, -1, 0, -1, -1 },
+	{ 1170, 0, 208, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, trapNumber), sizeof(((struct ibstruct_mad_inform_info *)0)->trapNumber), 7, -1, 0, -1, -1 },
+	{ 1372, 0, 224, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_inform_info, QPN), sizeof(((struct ibstruct_mad_inform_info *)0)->QPN), 8, -1, 0, -1, -1 },
+	{ 1376, 0, 248, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, reserved_248), sizeof(((struct ibstruct_mad_inform_info *)0)->reserved_248), 9, -1, IBS_F_RESERVED, -1, -1 },
+	{ 729, 0, 251, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, respTimeValue), sizeof(((struct ibstruct_mad_inform_info *)0)->respTimeValue), 10, -1, 0, -1, -1 },
+	{ 895, 0, 256, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, reserved_256), sizeof(((struct ibstruct_mad_inform_info *)0)->reserved_256), 11, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1389, 0, 264, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, producerType), sizeof(((struct ibstruct_mad_inform_info *)0)->producerType), 12, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_mad_inform_info = {
@@ -2557,14 +2557,14 @@ static int gen_pack_rmpp_header(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_rmpp_header[] = {
-	{ "MADHeader", NULL, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_header, MADHeader), sizeof(((struct ibstruct_rmpp_header *)0)->MADHeader), 0, -1, 0, -1, &desc_mad_header },
-	{ "RMPPVersion", "RmppVers", 192, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_header, RMPPVersion), sizeof(((struct ibstruct_rmpp_header *)0)->RMPPVersion), 10, -1, 0, -1, NULL },
-	{ "RMPPType", "RmppType", 200, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_header, RMPPType), sizeof(((struct ibstruct_rmpp_header *)0)->RMPPType), 11, IBSTRUCT_ENUM_RMPP_TYPE, 0, -1, NULL },
-	{ "RRespTime", "RmppResp", 208, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_header, RRespTime), sizeof(((struct ibstruct_rmpp_header *)0)->RRespTime), 12, -1, 0, -1, NULL },
-	{ "RMPPFlags", "RmppFlags", 213, 3, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_rmpp_header, RMPPFlags), sizeof(((struct ibstruct_rmpp_header *)0)->RMPPFlags), 13, -1, 0, -1, NULL },
-	{ "RMPPStatus", "RmppStatus", 216, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_rmpp_header, RMPPStatus), sizeof(((struct ibstruct_rmpp_header *)0)->RMPPStatus), 14, -1, 0, -1, NULL },
-	{ "data1", "RmppData1", 224, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_rmpp_header, data1), sizeof(((struct ibstruct_rmpp_header *)0)->data1), 15, -1, 0, -1, NULL },
-	{ "data2", "RmppData2", 256, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_rmpp_header, data2), sizeof(((struct ibstruct_rmpp_header *)0)->data2), 16, -1, 0, -1, NULL },
+	{ 1402, 0, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_header, MADHeader), sizeof(((struct ibstruct_rmpp_header *)0)->MADHeader), 0, -1, 0, -1, 14 },
+	{ 1412, 1424, 192, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_header, RMPPVersion), sizeof(((struct ibstruct_rmpp_header *)0)->RMPPVersion), 10, -1, 0, -1, -1 },
+	{ 1433, 1442, 200, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_header, RMPPType), sizeof(((struct ibstruct_rmpp_header *)0)->RMPPType), 11, IBSTRUCT_ENUM_RMPP_TYPE, 0, -1, -1 },
+	{ 1451, 1461, 208, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_header, RRespTime), sizeof(((struct ibstruct_rmpp_header *)0)->RRespTime), 12, -1, 0, -1, -1 },
+	{ 1470, 1480, 213, 3, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_rmpp_header, RMPPFlags), sizeof(((struct ibstruct_rmpp_header *)0)->RMPPFlags), 13, -1, 0, -1, -1 },
+	{ 1490, 1501, 216, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_rmpp_header, RMPPStatus), sizeof(((struct ibstruct_rmpp_header *)0)->RMPPStatus), 14, -1, 0, -1, -1 },
+	{ 1512, 1518, 224, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_rmpp_header, data1), sizeof(((struct ibstruct_rmpp_header *)0)->data1), 15, -1, 0, -1, -1 },
+	{ 1528, 1534, 256, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_rmpp_header, data2), sizeof(((struct ibstruct_rmpp_header *)0)->data2), 16, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_rmpp_header = {
@@ -2655,12 +2655,12 @@ static int gen_pack_rmpp_short_header(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_rmpp_short_header[] = {
-	{ "MADHeader", NULL, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_short_header, MADHeader), sizeof(((struct ibstruct_rmpp_short_header *)0)->MADHeader), 0, -1, 0, -1, &desc_mad_header },
-	{ "RMPPVersion", "RmppVers", 192, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_short_header, RMPPVersion), sizeof(((struct ibstruct_rmpp_short_header *)0)->RMPPVersion), 10, -1, 0, -1, NULL },
-	{ "RMPPType", "RmppType", 200, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_short_header, RMPPType), sizeof(((struct ibstruct_rmpp_short_header *)0)->RMPPType), 11, IBSTRUCT_ENUM_RMPP_TYPE, 0, -1, NULL },
-	{ "RRespTime", "RmppResp", 208, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_short_header, RRespTime), sizeof(((struct ibstruct_rmpp_short_header *)0)->RRespTime), 12, -1, 0, -1, NULL },
-	{ "RMPPFlags", "RmppFlags", 213, 3, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_rmpp_short_header, RMPPFlags), sizeof(((struct ibstruct_rmpp_short_header *)0)->RMPPFlags), 13, -1, 0, -1, NULL },
-	{ "RMPPStatus", "RmppStatus", 216, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_rmpp_short_header, RMPPStatus), sizeof(((struct ibstruct_rmpp_short_header *)0)->RMPPStatus), 14, -1, 0, -1, NULL },
+	{ 1402, 0, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_short_header, MADHeader), sizeof(((struct ibstruct_rmpp_short_header *)0)->MADHeader), 0, -1, 0, -1, 14 },
+	{ 1412, 1424, 192, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_short_header, RMPPVersion), sizeof(((struct ibstruct_rmpp_short_header *)0)->RMPPVersion), 10, -1, 0, -1, -1 },
+	{ 1433, 1442, 200, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_short_header, RMPPType), sizeof(((struct ibstruct_rmpp_short_header *)0)->RMPPType), 11, IBSTRUCT_ENUM_RMPP_TYPE, 0, -1, -1 },
+	{ 1451, 1461, 208, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_short_header, RRespTime), sizeof(((struct ibstruct_rmpp_short_header *)0)->RRespTime), 12, -1, 0, -1, -1 },
+	{ 1470, 1480, 213, 3, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_rmpp_short_header, RMPPFlags), sizeof(((struct ibstruct_rmpp_short_header *)0)->RMPPFlags), 13, -1, 0, -1, -1 },
+	{ 1490, 1501, 216, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_rmpp_short_header, RMPPStatus), sizeof(((struct ibstruct_rmpp_short_header *)0)->RMPPStatus), 14, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_rmpp_short_header = {
@@ -2745,10 +2745,10 @@ static int gen_pack_rmpp_data(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_rmpp_data[] = {
-	{ "RMPPHeader", NULL, 0, 224, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_data, RMPPHeader), sizeof(((struct ibstruct_rmpp_data *)0)->RMPPHeader), 0, -1, 0, -1, &desc_rmpp_short_header },
-	{ "segmentNumber", "RmppSegNum", 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_data, segmentNumber), sizeof(((struct ibstruct_rmpp_data *)0)->segmentNumber), 15, -1, 0, -1, NULL },
-	{ "payLoadLength", "RmppPayload", 256, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_data, payLoadLength), sizeof(((struct ibstruct_rmpp_data *)0)->payLoadLength), 16, -1, 0, -1, NULL },
-	{ "data", NULL, 288, 1760, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_data, data), 220, 17, -1, 0, -1, NULL },
+	{ 1544, 0, 0, 224, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_data, RMPPHeader), sizeof(((struct ibstruct_rmpp_data *)0)->RMPPHeader), 0, -1, 0, -1, 22 },
+	{ 1555, 1569, 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_data, segmentNumber), sizeof(((struct ibstruct_rmpp_data *)0)->segmentNumber), 15, -1, 0, -1, -1 },
+	{ 1580, 1594, 256, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_data, payLoadLength), sizeof(((struct ibstruct_rmpp_data *)0)->payLoadLength), 16, -1, 0, -1, -1 },
+	{ 1606, 0, 288, 1760, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_data, data), 220, 17, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_rmpp_data = {
@@ -2833,10 +2833,10 @@ static int gen_pack_rmpp_ack(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_rmpp_ack[] = {
-	{ "RMPPHeader", NULL, 0, 224, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_ack, RMPPHeader), sizeof(((struct ibstruct_rmpp_ack *)0)->RMPPHeader), 0, -1, 0, -1, &desc_rmpp_short_header },
-	{ "segmentNumber", "RmppSegNum", 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_ack, segmentNumber), sizeof(((struct ibstruct_rmpp_ack *)0)->segmentNumber), 15, -1, 0, -1, NULL },
-	{ "newWindowLast", "RmppNewWin", 256, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_ack, newWindowLast), sizeof(((struct ibstruct_rmpp_ack *)0)->newWindowLast), 16, -1, 0, -1, NULL },
-	{ "reserved_288", NULL, 288, 1760, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_ack, reserved_288), 220, 17, -1, IBS_F_RESERVED, -1, NULL },
+	{ 1544, 0, 0, 224, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_ack, RMPPHeader), sizeof(((struct ibstruct_rmpp_ack *)0)->RMPPHeader), 0, -1, 0, -1, 22 },
+	{ 1555, 1569, 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_ack, segmentNumber), sizeof(((struct ibstruct_rmpp_ack *)0)->segmentNumber), 15, -1, 0, -1, -1 },
+	{ 1611, 1625, 256, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_ack, newWindowLast), sizeof(((struct ibstruct_rmpp_ack *)0)->newWindowLast), 16, -1, 0, -1, -1 },
+	{ 1636, 0, 288, 1760, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_ack, reserved_288), 220, 17, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_rmpp_ack = {
@@ -2921,10 +2921,10 @@ static int gen_pack_rmpp_abort(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_rmpp_abort[] = {
-	{ "RMPPHeader", NULL, 0, 224, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_abort, RMPPHeader), sizeof(((struct ibstruct_rmpp_abort *)0)->RMPPHeader), 0, -1, 0, -1, &desc_rmpp_short_header },
-	{ "reserved_224", NULL, 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_abort, reserved_224), sizeof(((struct ibstruct_rmpp_abort *)0)->reserved_224), 15, -1, IBS_F_RESERVED, -1, NULL },
-	{ "reserved_256", NULL, 256, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_abort, reserved_256), sizeof(((struct ibstruct_rmpp_abort *)0)->reserved_256), 16, -1, IBS_F_RESERVED, -1, NULL },
-	{ "errorData", NULL, 288, 1760, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_abort, errorData), 220, 17, -1, 0, -1, NULL },
+	{ 1544, 0, 0, 224, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_abort, RMPPHeader), sizeof(((struct ibstruct_rmpp_abort *)0)->RMPPHeader), 0, -1, 0, -1, 22 },
+	{ 1649, 0, 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_abort, reserved_224), sizeof(((struct ibstruct_rmpp_abort *)0)->reserved_224), 15, -1, IBS_F_RESERVED, -1, -1 },
+	{ 895, 0, 256, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_abort, reserved_256), sizeof(((struct ibstruct_rmpp_abort *)0)->reserved_256), 16, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1662, 0, 288, 1760, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_abort, errorData), 220, 17, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_rmpp_abort = {
@@ -3009,10 +3009,10 @@ static int gen_pack_rmpp_stop(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_rmpp_stop[] = {
-	{ "RMPPHeader", NULL, 0, 224, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_stop, RMPPHeader), sizeof(((struct ibstruct_rmpp_stop *)0)->RMPPHeader), 0, -1, 0, -1, &desc_rmpp_short_header },
-	{ "reserved_224", NULL, 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_stop, reserved_224), sizeof(((struct ibstruct_rmpp_stop *)0)->reserved_224), 15, -1, IBS_F_RESERVED, -1, NULL },
-	{ "reserved_256", NULL, 256, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_stop, reserved_256), sizeof(((struct ibstruct_rmpp_stop *)0)->reserved_256), 16, -1, IBS_F_RESERVED, -1, NULL },
-	{ "errorData", NULL, 288, 1760, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_stop, errorData), 220, 17, -1, 0, -1, NULL },
+	{ 1544, 0, 0, 224, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_stop, RMPPHeader), sizeof(((struct ibstruct_rmpp_stop *)0)->RMPPHeader), 0, -1, 0, -1, 22 },
+	{ 1649, 0, 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_stop, reserved_224), sizeof(((struct ibstruct_rmpp_stop *)0)->reserved_224), 15, -1, IBS_F_RESERVED, -1, -1 },
+	{ 895, 0, 256, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_stop, reserved_256), sizeof(((struct ibstruct_rmpp_stop *)0)->reserved_256), 16, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1662, 0, 288, 1760, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_stop, errorData), 220, 17, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_rmpp_stop = {
@@ -3121,21 +3121,21 @@ static int gen_pack_smp_format(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_smp_format[] = {
-	{ "baseVersion", "MadBaseVersion", 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, baseVersion), sizeof(((struct ibstruct_smp_format *)0)->baseVersion), 0, -1, 0, -1, NULL },
-	{ "mgmtClass", "MadMgmtClass", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, mgmtClass), sizeof(((struct ibstruct_smp_format *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, 0, -1, NULL },
-	{ "classVersion", "MadClassVersion", 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, classVersion), sizeof(((struct ibstruct_smp_format *)0)->classVersion), 2, -1, 0, -1, NULL },
-	{ "R", "MadIsResponse", 24, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, R), sizeof(((struct ibstruct_smp_format *)0)->R), 3, -1, 0, -1, NULL },
-	{ "method", "MadMethod", 25, 7, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, method), sizeof(((struct ibstruct_smp_format *)0)->method), 4, -1, 0, -1, NULL },
-	{ "status", "MadStatus", 32, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, status), sizeof(((struct ibstruct_smp_format *)0)->status), 5, -1, 0, -1, NULL },
-	{ "classSpecific", NULL, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, classSpecific), sizeof(((struct ibstruct_smp_format *)0)->classSpecific), 6, -1, 0, -1, NULL },
-	{ "transactionID", "MadTRID", 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, transactionID), sizeof(((struct ibstruct_smp_format *)0)->transactionID), 7, -1, 0, -1, NULL },
-	{ "attributeID", "MadAttr", 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, attributeID), sizeof(((struct ibstruct_smp_format *)0)->attributeID), 8, -1, 0, -1, NULL },
-	{ "reserved_144", NULL, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, reserved_144), sizeof(((struct ibstruct_smp_format *)0)->reserved_144), 9, -1, IBS_F_RESERVED, -1, NULL },
-	{ "attributeModifier", "MadModifier", 160, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, attributeModifier), sizeof(((struct ibstruct_smp_format *)0)->attributeModifier), 10, -1, 0, -1, NULL },
-	{ "MKey", "MadMkey", 192, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, MKey), sizeof(((struct ibstruct_smp_format *)0)->MKey), 11, -1, 0, -1, NULL },
-	{ "reserved_256", NULL, 256, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, reserved_256), 32, 12, -1, IBS_F_RESERVED, -1, NULL },
-	{ "data", NULL, 512, 512, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, data), 64, 13, -1, 0, -1, NULL },
-	{ "reserved_1024", NULL, 1024, 1024, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, reserved_1024), 128, 14, -1, IBS_F_RESERVED, -1, NULL },
+	{ 311, 323, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, baseVersion), sizeof(((struct ibstruct_smp_format *)0)->baseVersion), 0, -1, 0, -1, -1 },
+	{ 338, 348, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, mgmtClass), sizeof(((struct ibstruct_smp_format *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, 0, -1, -1 },
+	{ 361, 374, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, classVersion), sizeof(((struct ibstruct_smp_format *)0)->classVersion), 2, -1, 0, -1, -1 },
+	{ 513, 515, 24, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, R), sizeof(((struct ibstruct_smp_format *)0)->R), 3, -1, 0, -1, -1 },
+	{ 390, 529, 25, 7, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, method), sizeof(((struct ibstruct_smp_format *)0)->method), 4, -1, 0, -1, -1 },
+	{ 397, 404, 32, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, status), sizeof(((struct ibstruct_smp_format *)0)->status), 5, -1, 0, -1, -1 },
+	{ 414, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, classSpecific), sizeof(((struct ibstruct_smp_format *)0)->classSpecific), 6, -1, 0, -1, -1 },
+	{ 428, 442, 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, transactionID), sizeof(((struct ibstruct_smp_format *)0)->transactionID), 7, -1, 0, -1, -1 },
+	{ 450, 462, 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, attributeID), sizeof(((struct ibstruct_smp_format *)0)->attributeID), 8, -1, 0, -1, -1 },
+	{ 470, 0, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, reserved_144), sizeof(((struct ibstruct_smp_format *)0)->reserved_144), 9, -1, IBS_F_RESERVED, -1, -1 },
+	{ 483, 501, 160, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, attributeModifier), sizeof(((struct ibstruct_smp_format *)0)->attributeModifier), 10, -1, 0, -1, -1 },
+	{ 1672, 1677, 192, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, MKey), sizeof(((struct ibstruct_smp_format *)0)->MKey), 11, -1, 0, -1, -1 },
+	{ 895, 0, 256, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, reserved_256), 32, 12, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1606, 0, 512, 512, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, data), 64, 13, -1, 0, -1, -1 },
+	{ 1685, 0, 1024, 1024, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, reserved_1024), 128, 14, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_format = {
@@ -3258,26 +3258,26 @@ static int gen_pack_smp_format_directed(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_smp_format_directed[] = {
-	{ "baseVersion", "MadBaseVersion", 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, baseVersion), sizeof(((struct ibstruct_smp_format_directed *)0)->baseVersion), 0, -1, 0, -1, NULL },
-	{ "mgmtClass", "MadMgmtClass", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, mgmtClass), sizeof(((struct ibstruct_smp_format_directed *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, 0, -1, NULL },
-	{ "classVersion", "MadClassVersion", 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, classVersion), sizeof(((struct ibstruct_smp_format_directed *)0)->classVersion), 2, -1, 0, -1, NULL },
-	{ "R", "MadIsResponse", 24, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, R), sizeof(((struct ibstruct_smp_format_directed *)0)->R), 3, -1, 0, -1, NULL },
-	{ "method", "MadMethod", 25, 7, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, method), sizeof(((struct ibstruct_smp_format_directed *)0)->method), 4, -1, 0, -1, NULL },
-	{ "D", "DrSmpDirection", 32, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, D), sizeof(((struct ibstruct_smp_format_directed *)0)->D), 5, -1, 0, -1, NULL },
-	{ "status", "DrSmpStatus", 33, 15, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, status), sizeof(((struct ibstruct_smp_format_directed *)0)->status), 6, -1, 0, -1, NULL },
-	{ "hopPointer", "DrSmpHopPtr", 48, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, hopPointer), sizeof(((struct ibstruct_smp_format_directed *)0)->hopPointer), 7, -1, 0, -1, NULL },
-	{ "hopCount", "DrSmpHopCnt", 56, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, hopCount), sizeof(((struct ibstruct_smp_format_directed *)0)->hopCount), 8, -1, 0, -1, NULL },
-	{ "transactionID", "MadTRID", 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, transactionID), sizeof(((struct ibstruct_smp_format_directed *)0)->transactionID), 9, -1, 0, -1, NULL },
-	{ "attributeID", "MadAttr", 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, attributeID), sizeof(((struct ibstruct_smp_format_directed *)0)->attributeID), 10, -1, 0, -1, NULL },
-	{ "reserved_144", NULL, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, reserved_144), sizeof(((struct ibstruct_smp_format_directed *)0)->reserved_144), 11, -1, IBS_F_RESERVED, -1, NULL },
-	{ "attributeModifier", "MadModifier", 160, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, attributeModifier), sizeof(((struct ibstruct_smp_format_directed *)0)->attributeModifier), 12, -1, 0, -1, NULL },
-	{ "MKey", "MadMkey", 192, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, MKey), sizeof(((struct ibstruct_smp_format_directed *)0)->MKey), 13, -1, 0, -1, NULL },
-	{ "drSLID", "DrSmpSLID", 256, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, drSLID), sizeof(((struct ibstruct_smp_format_directed *)0)->drSLID), 14, -1, 0, -1, NULL },
-	{ "drDLID", "DrSmpDLID", 272, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, drDLID), sizeof(((struct ibstruct_smp_format_directed *)0)->drDLID), 15, -1, 0, -1, NULL },
-	{ "reserved_288", NULL, 288, 224, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, reserved_288), 28, 16, -1, IBS_F_RESERVED, -1, NULL },
-	{ "data", NULL, 512, 512, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, data), 64, 17, -1, 0, -1, NULL },
-	{ "initialPath", "DrSmpPath", 1024, 512, 1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, initialPath), 64, 18, -1, 0, -1, NULL },
-	{ "returnPath", "DrSmpRetPath", 1536, 512, 1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, returnPath), 64, 19, -1, 0, -1, NULL },
+	{ 311, 323, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, baseVersion), sizeof(((struct ibstruct_smp_format_directed *)0)->baseVersion), 0, -1, 0, -1, -1 },
+	{ 338, 348, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, mgmtClass), sizeof(((struct ibstruct_smp_format_directed *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, 0, -1, -1 },
+	{ 361, 374, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, classVersion), sizeof(((struct ibstruct_smp_format_directed *)0)->classVersion), 2, -1, 0, -1, -1 },
+	{ 513, 515, 24, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, R), sizeof(((struct ibstruct_smp_format_directed *)0)->R), 3, -1, 0, -1, -1 },
+	{ 390, 529, 25, 7, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, method), sizeof(((struct ibstruct_smp_format_directed *)0)->method), 4, -1, 0, -1, -1 },
+	{ 539, 541, 32, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, D), sizeof(((struct ibstruct_smp_format_directed *)0)->D), 5, -1, 0, -1, -1 },
+	{ 397, 556, 33, 15, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, status), sizeof(((struct ibstruct_smp_format_directed *)0)->status), 6, -1, 0, -1, -1 },
+	{ 568, 579, 48, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, hopPointer), sizeof(((struct ibstruct_smp_format_directed *)0)->hopPointer), 7, -1, 0, -1, -1 },
+	{ 591, 600, 56, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, hopCount), sizeof(((struct ibstruct_smp_format_directed *)0)->hopCount), 8, -1, 0, -1, -1 },
+	{ 428, 442, 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, transactionID), sizeof(((struct ibstruct_smp_format_directed *)0)->transactionID), 9, -1, 0, -1, -1 },
+	{ 450, 462, 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, attributeID), sizeof(((struct ibstruct_smp_format_directed *)0)->attributeID), 10, -1, 0, -1, -1 },
+	{ 470, 0, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, reserved_144), sizeof(((struct ibstruct_smp_format_directed *)0)->reserved_144), 11, -1, IBS_F_RESERVED, -1, -1 },
+	{ 483, 501, 160, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, attributeModifier), sizeof(((struct ibstruct_smp_format_directed *)0)->attributeModifier), 12, -1, 0, -1, -1 },
+	{ 1672, 1677, 192, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, MKey), sizeof(((struct ibstruct_smp_format_directed *)0)->MKey), 13, -1, 0, -1, -1 },
+	{ 1699, 1706, 256, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, drSLID), sizeof(((struct ibstruct_smp_format_directed *)0)->drSLID), 14, -1, 0, -1, -1 },
+	{ 1716, 1723, 272, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, drDLID), sizeof(((struct ibstruct_smp_format_directed *)0)->drDLID), 15, -1, 0, -1, -1 },
+	{ 1636, 0, 288, 224, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, reserved_288), 28, 16, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1606, 0, 512, 512, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, data), 64, 17, -1, 0, -1, -1 },
+	{ 1733, 1745, 1024, 512, 1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, initialPath), 64, 18, -1, 0, -1, -1 },
+	{ 1755, 1766, 1536, 512, 1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, returnPath), 64, 19, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_format_directed = {
@@ -3378,14 +3378,14 @@ static int gen_pack_smp_notice(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_smp_notice[] = {
-	{ "isGeneric", "NoticeIsGeneric", 0, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, isGeneric), sizeof(((struct ibstruct_smp_notice *)0)->isGeneric), 0, -1, 0, -1, NULL },
-	{ "noticeType", "NoticeType", 1, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, noticeType), sizeof(((struct ibstruct_smp_notice *)0)->noticeType), 1, -1, 0, -1, NULL },
-	{ "nodeType", "NoticeProducerType", 8, 24, 1, IBS_T_UINT, IBS_FMT_NODE_TYPE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, nodeType), sizeof(((struct ibstruct_smp_notice *)0)->nodeType), 2, -1, 0, -1, NULL },
-	{ "trapNumber", "NoticeTrapNumber", 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, trapNumber), sizeof(((struct ibstruct_smp_notice *)0)->trapNumber), 3, -1, 0, -1, NULL },
-	{ "issuerLID", "NoticeIssuerLID", 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, issuerLID), sizeof(((struct ibstruct_smp_notice *)0)->issuerLID), 4, -1, 0, -1, NULL },
-	{ "noticeToggle", "NoticeToggle", 64, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, noticeToggle), sizeof(((struct ibstruct_smp_notice *)0)->noticeToggle), 5, -1, 0, -1, NULL },
-	{ "noticeCount", "NoticeCount", 65, 15, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, noticeCount), sizeof(((struct ibstruct_smp_notice *)0)->noticeCount), 6, -1, 0, -1, NULL },
-	{ "dataDetails", "NoticeDataDetails", 80, 432, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, dataDetails), 54, 7, -1, 0, -1, NULL },
+	{ 1094, 1104, 0, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, isGeneric), sizeof(((struct ibstruct_smp_notice *)0)->isGeneric), 0, -1, 0, -1, -1 },
+	{ 1120, 1131, 1, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, noticeType), sizeof(((struct ibstruct_smp_notice *)0)->noticeType), 1, -1, 0, -1, -1 },
+	{ 1142, 1151, 8, 24, 1, IBS_T_UINT, IBS_FMT_NODE_TYPE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, nodeType), sizeof(((struct ibstruct_smp_notice *)0)->nodeType), 2, -1, 0, -1, -1 },
+	{ 1170, 1181, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, trapNumber), sizeof(((struct ibstruct_smp_notice *)0)->trapNumber), 3, -1, 0, -1, -1 },
+	{ 1198, 1208, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, issuerLID), sizeof(((struct ibstruct_smp_notice *)0)->issuerLID), 4, -1, 0, -1, -1 },
+	{ 1224, 1237, 64, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, noticeToggle), sizeof(((struct ibstruct_smp_notice *)0)->noticeToggle), 5, -1, 0, -1, -1 },
+	{ 1250, 1262, 65, 15, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, noticeCount), sizeof(((struct ibstruct_smp_notice *)0)->noticeCount), 6, -1, 0, -1, -1 },
+	{ 1274, 1286, 80, 432, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, dataDetails), 54, 7, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_notice = {
@@ -3469,10 +3469,10 @@ static int gen_pack_smp_notice_trap64_data_details(const void *h, void *buf, siz
 }
 
 static const struct ibs_field fields_smp_notice_trap64_data_details[] = {
-	{ "reserved_0", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap64_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap64_data_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "reserved_16", NULL, 16, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap64_data_details, reserved_16), sizeof(((struct ibstruct_smp_notice_trap64_data_details *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, NULL },
-	{ "gidAddr", NULL, 48, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap64_data_details, gidAddr), sizeof(((struct ibstruct_smp_notice_trap64_data_details *)0)->gidAddr), 2, -1, 0, -1, NULL },
-	{ "reserved_176", NULL, 176, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap64_data_details, reserved_176), 32, 3, -1, IBS_F_RESERVED, -1, NULL },
+	{ 57, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap64_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap64_data_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1779, 0, 16, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap64_data_details, reserved_16), sizeof(((struct ibstruct_smp_notice_trap64_data_details *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1791, 0, 48, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap64_data_details, gidAddr), sizeof(((struct ibstruct_smp_notice_trap64_data_details *)0)->gidAddr), 2, -1, 0, -1, -1 },
+	{ 1799, 0, 176, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap64_data_details, reserved_176), 32, 3, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_notice_trap64_data_details = {
@@ -3552,8 +3552,8 @@ static int gen_pack_smp_notice_trap128_data_details(const void *h, void *buf, si
 }
 
 static const struct ibs_field fields_smp_notice_trap128_data_details[] = {
-	{ "lidAddr", "NoticeDataLID", 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap128_data_details, lidAddr), sizeof(((struct ibstruct_smp_notice_trap128_data_details *)0)->lidAddr), 0, -1, 0, -1, NULL },
-	{ "reserved_16", NULL, 16, 416, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap128_data_details, reserved_16), 52, 1, -1, IBS_F_RESERVED, -1, NULL },
+	{ 1812, 1820, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap128_data_details, lidAddr), sizeof(((struct ibstruct_smp_notice_trap128_data_details *)0)->lidAddr), 0, -1, 0, -1, -1 },
+	{ 1779, 0, 16, 416, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap128_data_details, reserved_16), 52, 1, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_notice_trap128_data_details = {
@@ -3639,11 +3639,11 @@ static int gen_pack_smp_notice_trap129_data_details(const void *h, void *buf, si
 }
 
 static const struct ibs_field fields_smp_notice_trap129_data_details[] = {
-	{ "reserved_0", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap129_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap129_data_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "lidAddr", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap129_data_details, lidAddr), sizeof(((struct ibstruct_smp_notice_trap129_data_details *)0)->lidAddr), 1, -1, 0, -1, NULL },
-	{ "portNum", NULL, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap129_data_details, portNum), sizeof(((struct ibstruct_smp_notice_trap129_data_details *)0)->portNum), 2, -1, 0, -1, NULL },
-	{ "reserved_40", NULL, 40, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap129_data_details, reserved_40), sizeof(((struct ibstruct_smp_notice_trap129_data_details *)0)->reserved_40), 3, -1, IBS_F_RESERVED, -1, NULL },
-	{ "reserved_48", NULL, 48, 384, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap129_data_details, reserved_48), 48, 4, -1, IBS_F_RESERVED, -1, NULL },
+	{ 57, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap129_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap129_data_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1812, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap129_data_details, lidAddr), sizeof(((struct ibstruct_smp_notice_trap129_data_details *)0)->lidAddr), 1, -1, 0, -1, -1 },
+	{ 1834, 0, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap129_data_details, portNum), sizeof(((struct ibstruct_smp_notice_trap129_data_details *)0)->portNum), 2, -1, 0, -1, -1 },
+	{ 1842, 0, 40, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap129_data_details, reserved_40), sizeof(((struct ibstruct_smp_notice_trap129_data_details *)0)->reserved_40), 3, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1854, 0, 48, 384, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap129_data_details, reserved_48), 48, 4, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_notice_trap129_data_details = {
@@ -3766,21 +3766,21 @@ static int gen_pack_smp_notice_trap144_data_details(const void *h, void *buf, si
 }
 
 static const struct ibs_field fields_smp_notice_trap144_data_details[] = {
-	{ "reserved_0", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "lidAddr", "NoticeDataTrap144LID", 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, lidAddr), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->lidAddr), 1, -1, 0, -1, NULL },
-	{ "reserved_32", NULL, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, reserved_32), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->reserved_32), 2, -1, IBS_F_RESERVED, -1, NULL },
-	{ "reserved_40", NULL, 40, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, reserved_40), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->reserved_40), 3, -1, IBS_F_RESERVED, -1, NULL },
-	{ "otherLocalChanges", NULL, 47, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, otherLocalChanges), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->otherLocalChanges), 4, -1, 0, -1, NULL },
-	{ "capabilityMask", "NoticeDataTrap144CapMask", 48, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_notice_trap144_data_details, capabilityMask), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->capabilityMask), 5, -1, 0, -1, NULL },
-	{ "reserved_80", NULL, 80, 10, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, reserved_80), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->reserved_80), 6, -1, IBS_F_RESERVED, -1, NULL },
-	{ "capabilityMask2Change", NULL, 90, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, capabilityMask2Change), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->capabilityMask2Change), 7, -1, 0, -1, NULL },
-	{ "hierarchyInfoChange", NULL, 91, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, hierarchyInfoChange), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->hierarchyInfoChange), 8, -1, 0, -1, NULL },
-	{ "SMPriorityChange", NULL, 92, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, SMPriorityChange), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->SMPriorityChange), 9, -1, 0, -1, NULL },
-	{ "linkSpeedEnabledChange", NULL, 93, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, linkSpeedEnabledChange), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->linkSpeedEnabledChange), 10, -1, 0, -1, NULL },
-	{ "linkWidthEnabledChange", NULL, 94, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, linkWidthEnabledChange), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->linkWidthEnabledChange), 11, -1, 0, -1, NULL },
-	{ "nodeDescriptionChange", NULL, 95, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, nodeDescriptionChange), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->nodeDescriptionChange), 12, -1, 0, -1, NULL },
-	{ "capabilityMask2", NULL, 96, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_notice_trap144_data_details, capabilityMask2), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->capabilityMask2), 13, -1, 0, -1, NULL },
-	{ "reserved_112", NULL, 112, 320, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, reserved_112), 40, 14, -1, IBS_F_RESERVED, -1, NULL },
+	{ 57, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1812, 1866, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, lidAddr), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->lidAddr), 1, -1, 0, -1, -1 },
+	{ 33, 0, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, reserved_32), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->reserved_32), 2, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1842, 0, 40, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, reserved_40), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->reserved_40), 3, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1887, 0, 47, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, otherLocalChanges), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->otherLocalChanges), 4, -1, 0, -1, -1 },
+	{ 667, 1905, 48, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_notice_trap144_data_details, capabilityMask), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->capabilityMask), 5, -1, 0, -1, -1 },
+	{ 1930, 0, 80, 10, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, reserved_80), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->reserved_80), 6, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1942, 0, 90, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, capabilityMask2Change), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->capabilityMask2Change), 7, -1, 0, -1, -1 },
+	{ 1964, 0, 91, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, hierarchyInfoChange), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->hierarchyInfoChange), 8, -1, 0, -1, -1 },
+	{ 1984, 0, 92, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, SMPriorityChange), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->SMPriorityChange), 9, -1, 0, -1, -1 },
+	{ 2001, 0, 93, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, linkSpeedEnabledChange), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->linkSpeedEnabledChange), 10, -1, 0, -1, -1 },
+	{ 2024, 0, 94, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, linkWidthEnabledChange), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->linkWidthEnabledChange), 11, -1, 0, -1, -1 },
+	{ 2047, 0, 95, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, nodeDescriptionChange), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->nodeDescriptionChange), 12, -1, 0, -1, -1 },
+	{ 697, 0, 96, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_notice_trap144_data_details, capabilityMask2), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->capabilityMask2), 13, -1, 0, -1, -1 },
+	{ 2069, 0, 112, 320, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, reserved_112), 40, 14, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_notice_trap144_data_details = {
@@ -3866,11 +3866,11 @@ static int gen_pack_smp_notice_trap145_data_details(const void *h, void *buf, si
 }
 
 static const struct ibs_field fields_smp_notice_trap145_data_details[] = {
-	{ "reserved_0", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap145_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap145_data_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "lidAddr", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap145_data_details, lidAddr), sizeof(((struct ibstruct_smp_notice_trap145_data_details *)0)->lidAddr), 1, -1, 0, -1, NULL },
-	{ "reserved_32", NULL, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap145_data_details, reserved_32), sizeof(((struct ibstruct_smp_notice_trap145_data_details *)0)->reserved_32), 2, -1, IBS_F_RESERVED, -1, NULL },
-	{ "systemImageGUID", NULL, 48, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap145_data_details, systemImageGUID), sizeof(((struct ibstruct_smp_notice_trap145_data_details *)0)->systemImageGUID), 3, -1, 0, -1, NULL },
-	{ "reserved_112", NULL, 112, 320, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap145_data_details, reserved_112), 40, 4, -1, IBS_F_RESERVED, -1, NULL },
+	{ 57, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap145_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap145_data_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1812, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap145_data_details, lidAddr), sizeof(((struct ibstruct_smp_notice_trap145_data_details *)0)->lidAddr), 1, -1, 0, -1, -1 },
+	{ 33, 0, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap145_data_details, reserved_32), sizeof(((struct ibstruct_smp_notice_trap145_data_details *)0)->reserved_32), 2, -1, IBS_F_RESERVED, -1, -1 },
+	{ 2082, 0, 48, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap145_data_details, systemImageGUID), sizeof(((struct ibstruct_smp_notice_trap145_data_details *)0)->systemImageGUID), 3, -1, 0, -1, -1 },
+	{ 2069, 0, 112, 320, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap145_data_details, reserved_112), 40, 4, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_notice_trap145_data_details = {
@@ -3981,19 +3981,19 @@ static int gen_pack_smp_notice_trap256_data_details(const void *h, void *buf, si
 }
 
 static const struct ibs_field fields_smp_notice_trap256_data_details[] = {
-	{ "reserved_0", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "lidAddr", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, lidAddr), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->lidAddr), 1, -1, 0, -1, NULL },
-	{ "drSLID", NULL, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, drSLID), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->drSLID), 2, -1, 0, -1, NULL },
-	{ "method", NULL, 48, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_notice_trap256_data_details, method), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->method), 3, -1, 0, -1, NULL },
-	{ "reserved_56", NULL, 56, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, reserved_56), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->reserved_56), 4, -1, IBS_F_RESERVED, -1, NULL },
-	{ "attributeID", NULL, 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_notice_trap256_data_details, attributeID), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->attributeID), 5, -1, 0, -1, NULL },
-	{ "attributeModifier", NULL, 80, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, attributeModifier), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->attributeModifier), 6, -1, 0, -1, NULL },
-	{ "MKey", NULL, 112, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, MKey), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->MKey), 7, -1, 0, -1, NULL },
-	{ "reserved_176", NULL, 176, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, reserved_176), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->reserved_176), 8, -1, IBS_F_RESERVED, -1, NULL },
-	{ "drNotice", NULL, 184, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, drNotice), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->drNotice), 9, -1, 0, -1, NULL },
-	{ "drPathTruncated", NULL, 185, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, drPathTruncated), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->drPathTruncated), 10, -1, 0, -1, NULL },
-	{ "drHopCount", NULL, 186, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, drHopCount), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->drHopCount), 11, -1, 0, -1, NULL },
-	{ "drNoticeReturnPath", NULL, 192, 8, 30, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, drNoticeReturnPath), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->drNoticeReturnPath[0]), 12, -1, 0, -1, NULL },
+	{ 57, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1812, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, lidAddr), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->lidAddr), 1, -1, 0, -1, -1 },
+	{ 1699, 0, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, drSLID), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->drSLID), 2, -1, 0, -1, -1 },
+	{ 390, 0, 48, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_notice_trap256_data_details, method), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->method), 3, -1, 0, -1, -1 },
+	{ 2098, 0, 56, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, reserved_56), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->reserved_56), 4, -1, IBS_F_RESERVED, -1, -1 },
+	{ 450, 0, 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_notice_trap256_data_details, attributeID), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->attributeID), 5, -1, 0, -1, -1 },
+	{ 483, 0, 80, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, attributeModifier), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->attributeModifier), 6, -1, 0, -1, -1 },
+	{ 1672, 0, 112, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, MKey), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->MKey), 7, -1, 0, -1, -1 },
+	{ 1799, 0, 176, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, reserved_176), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->reserved_176), 8, -1, IBS_F_RESERVED, -1, -1 },
+	{ 2110, 0, 184, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, drNotice), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->drNotice), 9, -1, 0, -1, -1 },
+	{ 2119, 0, 185, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, drPathTruncated), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->drPathTruncated), 10, -1, 0, -1, -1 },
+	{ 2135, 0, 186, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, drHopCount), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->drHopCount), 11, -1, 0, -1, -1 },
+	{ 2146, 0, 192, 8, 30, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, drNoticeReturnPath), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->drNoticeReturnPath[0]), 12, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_notice_trap256_data_details = {
@@ -4100,18 +4100,18 @@ static int gen_pack_smp_notice_trap257_data_details(const void *h, void *buf, si
 }
 
 static const struct ibs_field fields_smp_notice_trap257_data_details[] = {
-	{ "reserved_0", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "lidAddr1", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, lidAddr1), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->lidAddr1), 1, -1, 0, -1, NULL },
-	{ "lidAddr2", NULL, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, lidAddr2), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->lidAddr2), 2, -1, 0, -1, NULL },
-	{ "key", NULL, 48, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, key), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->key), 3, -1, 0, -1, NULL },
-	{ "SL", NULL, 80, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, SL), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->SL), 4, -1, 0, -1, NULL },
-	{ "reserved_84", NULL, 84, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, reserved_84), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->reserved_84), 5, -1, IBS_F_RESERVED, -1, NULL },
-	{ "qp1", NULL, 88, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, qp1), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->qp1), 6, -1, 0, -1, NULL },
-	{ "reserved_112", NULL, 112, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, reserved_112), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->reserved_112), 7, -1, IBS_F_RESERVED, -1, NULL },
-	{ "qp2", NULL, 120, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, qp2), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->qp2), 8, -1, 0, -1, NULL },
-	{ "gidAddr1", NULL, 144, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, gidAddr1), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->gidAddr1), 9, -1, 0, -1, NULL },
-	{ "gidAddr2", NULL, 272, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, gidAddr2), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->gidAddr2), 10, -1, 0, -1, NULL },
-	{ "reserved_400", NULL, 400, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, reserved_400), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->reserved_400), 11, -1, IBS_F_RESERVED, -1, NULL },
+	{ 57, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 2165, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, lidAddr1), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->lidAddr1), 1, -1, 0, -1, -1 },
+	{ 2174, 0, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, lidAddr2), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->lidAddr2), 2, -1, 0, -1, -1 },
+	{ 2183, 0, 48, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, key), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->key), 3, -1, 0, -1, -1 },
+	{ 9, 0, 80, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, SL), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->SL), 4, -1, 0, -1, -1 },
+	{ 2187, 0, 84, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, reserved_84), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->reserved_84), 5, -1, IBS_F_RESERVED, -1, -1 },
+	{ 2199, 0, 88, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, qp1), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->qp1), 6, -1, 0, -1, -1 },
+	{ 2069, 0, 112, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, reserved_112), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->reserved_112), 7, -1, IBS_F_RESERVED, -1, -1 },
+	{ 2203, 0, 120, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, qp2), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->qp2), 8, -1, 0, -1, -1 },
+	{ 2207, 0, 144, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, gidAddr1), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->gidAddr1), 9, -1, 0, -1, -1 },
+	{ 2216, 0, 272, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, gidAddr2), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->gidAddr2), 10, -1, 0, -1, -1 },
+	{ 2225, 0, 400, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, reserved_400), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->reserved_400), 11, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_notice_trap257_data_details = {
@@ -4224,20 +4224,20 @@ static int gen_pack_smp_notice_trap259_data_details(const void *h, void *buf, si
 }
 
 static const struct ibs_field fields_smp_notice_trap259_data_details[] = {
-	{ "dataValid", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_notice_trap259_data_details, dataValid), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->dataValid), 0, -1, 0, -1, NULL },
-	{ "lidAddr1", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, lidAddr1), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->lidAddr1), 1, -1, 0, -1, NULL },
-	{ "lidAddr2", NULL, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, lidAddr2), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->lidAddr2), 2, -1, 0, -1, NULL },
-	{ "PKey", NULL, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_notice_trap259_data_details, PKey), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->PKey), 3, -1, 0, -1, NULL },
-	{ "SL", NULL, 64, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, SL), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->SL), 4, -1, 0, -1, NULL },
-	{ "reserved_68", NULL, 68, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, reserved_68), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->reserved_68), 5, -1, IBS_F_RESERVED, -1, NULL },
-	{ "qp1", NULL, 72, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, qp1), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->qp1), 6, -1, 0, -1, NULL },
-	{ "reserved_96", NULL, 96, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, reserved_96), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->reserved_96), 7, -1, IBS_F_RESERVED, -1, NULL },
-	{ "qp2", NULL, 104, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, qp2), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->qp2), 8, -1, 0, -1, NULL },
-	{ "gidAddr1", NULL, 128, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, gidAddr1), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->gidAddr1), 9, -1, 0, -1, NULL },
-	{ "gidAddr2", NULL, 256, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, gidAddr2), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->gidAddr2), 10, -1, 0, -1, NULL },
-	{ "swLidAddr", NULL, 384, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, swLidAddr), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->swLidAddr), 11, -1, 0, -1, NULL },
-	{ "portNum", NULL, 400, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, portNum), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->portNum), 12, -1, 0, -1, NULL },
-	{ "reserved_408", NULL, 408, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, reserved_408), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->reserved_408), 13, -1, IBS_F_RESERVED, -1, NULL },
+	{ 2238, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_notice_trap259_data_details, dataValid), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->dataValid), 0, -1, 0, -1, -1 },
+	{ 2165, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, lidAddr1), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->lidAddr1), 1, -1, 0, -1, -1 },
+	{ 2174, 0, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, lidAddr2), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->lidAddr2), 2, -1, 0, -1, -1 },
+	{ 185, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_notice_trap259_data_details, PKey), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->PKey), 3, -1, 0, -1, -1 },
+	{ 9, 0, 64, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, SL), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->SL), 4, -1, 0, -1, -1 },
+	{ 2248, 0, 68, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, reserved_68), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->reserved_68), 5, -1, IBS_F_RESERVED, -1, -1 },
+	{ 2199, 0, 72, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, qp1), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->qp1), 6, -1, 0, -1, -1 },
+	{ 2260, 0, 96, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, reserved_96), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->reserved_96), 7, -1, IBS_F_RESERVED, -1, -1 },
+	{ 2203, 0, 104, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, qp2), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->qp2), 8, -1, 0, -1, -1 },
+	{ 2207, 0, 128, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, gidAddr1), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->gidAddr1), 9, -1, 0, -1, -1 },
+	{ 2216, 0, 256, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, gidAddr2), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->gidAddr2), 10, -1, 0, -1, -1 },
+	{ 2272, 0, 384, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, swLidAddr), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->swLidAddr), 11, -1, 0, -1, -1 },
+	{ 1834, 0, 400, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, portNum), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->portNum), 12, -1, 0, -1, -1 },
+	{ 2282, 0, 408, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, reserved_408), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->reserved_408), 13, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_notice_trap259_data_details = {
@@ -4315,7 +4315,7 @@ static int gen_pack_smp_node_description(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_smp_node_description[] = {
-	{ "nodeString", "NodeDesc", 0, 512, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_description, nodeString), 64, 0, -1, 0, -1, NULL },
+	{ 2295, 2306, 0, 512, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_description, nodeString), 64, 0, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_node_description = {
@@ -4416,18 +4416,18 @@ static int gen_pack_smp_node_info(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_smp_node_info[] = {
-	{ "baseVersion", "BaseVers", 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, baseVersion), sizeof(((struct ibstruct_smp_node_info *)0)->baseVersion), 0, -1, 0, -1, NULL },
-	{ "classVersion", "ClassVers", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, classVersion), sizeof(((struct ibstruct_smp_node_info *)0)->classVersion), 1, -1, 0, -1, NULL },
-	{ "nodeType", "NodeType", 16, 8, 1, IBS_T_UINT, IBS_FMT_NODE_TYPE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, nodeType), sizeof(((struct ibstruct_smp_node_info *)0)->nodeType), 2, IBSTRUCT_ENUM_NODE_TYPE, 0, -1, NULL },
-	{ "numPorts", "NumPorts", 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, numPorts), sizeof(((struct ibstruct_smp_node_info *)0)->numPorts), 3, -1, 0, -1, NULL },
-	{ "systemImageGUID", "SystemGuid", 32, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, systemImageGUID), sizeof(((struct ibstruct_smp_node_info *)0)->systemImageGUID), 4, -1, 0, -1, NULL },
-	{ "nodeGUID", "Guid", 96, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, nodeGUID), sizeof(((struct ibstruct_smp_node_info *)0)->nodeGUID), 5, -1, 0, -1, NULL },
-	{ "portGUID", "PortGuid", 160, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, portGUID), sizeof(((struct ibstruct_smp_node_info *)0)->portGUID), 6, -1, 0, -1, NULL },
-	{ "partitionCap", "PartCap", 224, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, partitionCap), sizeof(((struct ibstruct_smp_node_info *)0)->partitionCap), 7, -1, 0, -1, NULL },
-	{ "deviceID", "DevId", 240, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, deviceID), sizeof(((struct ibstruct_smp_node_info *)0)->deviceID), 8, -1, 0, -1, NULL },
-	{ "revision", "Revision", 256, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, revision), sizeof(((struct ibstruct_smp_node_info *)0)->revision), 9, -1, 0, -1, NULL },
-	{ "localPortNum", "LocalPort", 288, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, localPortNum), sizeof(((struct ibstruct_smp_node_info *)0)->localPortNum), 10, -1, 0, -1, NULL },
-	{ "vendorID", "VendorId", 296, 24, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, vendorID), sizeof(((struct ibstruct_smp_node_info *)0)->vendorID), 11, -1, 0, -1, NULL },
+	{ 311, 2315, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, baseVersion), sizeof(((struct ibstruct_smp_node_info *)0)->baseVersion), 0, -1, 0, -1, -1 },
+	{ 361, 2324, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, classVersion), sizeof(((struct ibstruct_smp_node_info *)0)->classVersion), 1, -1, 0, -1, -1 },
+	{ 1142, 2334, 16, 8, 1, IBS_T_UINT, IBS_FMT_NODE_TYPE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, nodeType), sizeof(((struct ibstruct_smp_node_info *)0)->nodeType), 2, IBSTRUCT_ENUM_NODE_TYPE, 0, -1, -1 },
+	{ 2343, 2352, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, numPorts), sizeof(((struct ibstruct_smp_node_info *)0)->numPorts), 3, -1, 0, -1, -1 },
+	{ 2082, 2361, 32, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, systemImageGUID), sizeof(((struct ibstruct_smp_node_info *)0)->systemImageGUID), 4, -1, 0, -1, -1 },
+	{ 2372, 2381, 96, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, nodeGUID), sizeof(((struct ibstruct_smp_node_info *)0)->nodeGUID), 5, -1, 0, -1, -1 },
+	{ 2386, 2395, 160, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, portGUID), sizeof(((struct ibstruct_smp_node_info *)0)->portGUID), 6, -1, 0, -1, -1 },
+	{ 2404, 2417, 224, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, partitionCap), sizeof(((struct ibstruct_smp_node_info *)0)->partitionCap), 7, -1, 0, -1, -1 },
+	{ 2425, 2434, 240, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, deviceID), sizeof(((struct ibstruct_smp_node_info *)0)->deviceID), 8, -1, 0, -1, -1 },
+	{ 2440, 2449, 256, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, revision), sizeof(((struct ibstruct_smp_node_info *)0)->revision), 9, -1, 0, -1, -1 },
+	{ 2458, 2471, 288, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, localPortNum), sizeof(((struct ibstruct_smp_node_info *)0)->localPortNum), 10, -1, 0, -1, -1 },
+	{ 2481, 2490, 296, 24, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, vendorID), sizeof(((struct ibstruct_smp_node_info *)0)->vendorID), 11, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_node_info = {
@@ -4560,26 +4560,26 @@ static int gen_pack_smp_switch_info(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_smp_switch_info[] = {
-	{ "linearFDBCap", "LinearFdbCap", 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, linearFDBCap), sizeof(((struct ibstruct_smp_switch_info *)0)->linearFDBCap), 0, -1, 0, -1, NULL },
-	{ "randomFDBCap", "RandomFdbCap", 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, randomFDBCap), sizeof(((struct ibstruct_smp_switch_info *)0)->randomFDBCap), 1, -1, 0, -1, NULL },
-	{ "multicastFDBCap", "McastFdbCap", 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, multicastFDBCap), sizeof(((struct ibstruct_smp_switch_info *)0)->multicastFDBCap), 2, -1, 0, -1, NULL },
-	{ "linearFDBTop", "LinearFdbTop", 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, linearFDBTop), sizeof(((struct ibstruct_smp_switch_info *)0)->linearFDBTop), 3, -1, 0, -1, NULL },
-	{ "defaultPort", "DefPort", 64, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, defaultPort), sizeof(((struct ibstruct_smp_switch_info *)0)->defaultPort), 4, -1, 0, -1, NULL },
-	{ "defaultMulticastPrimaryPort", "DefMcastPrimPort", 72, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, defaultMulticastPrimaryPort), sizeof(((struct ibstruct_smp_switch_info *)0)->defaultMulticastPrimaryPort), 5, -1, 0, -1, NULL },
-	{ "defaultMulticastNotPrimaryPort", "DefMcastNotPrimPort", 80, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, defaultMulticastNotPrimaryPort), sizeof(((struct ibstruct_smp_switch_info *)0)->defaultMulticastNotPrimaryPort), 6, -1, 0, -1, NULL },
-	{ "lifeTimeValue", "LifeTime", 88, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, lifeTimeValue), sizeof(((struct ibstruct_smp_switch_info *)0)->lifeTimeValue), 7, -1, 0, -1, NULL },
-	{ "portStateChange", "StateChange", 93, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, portStateChange), sizeof(((struct ibstruct_smp_switch_info *)0)->portStateChange), 8, -1, 0, -1, NULL },
-	{ "optimizedSLtoVLMappingProgramming", "OptSLtoVLMapping", 94, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, optimizedSLtoVLMappingProgramming), sizeof(((struct ibstruct_smp_switch_info *)0)->optimizedSLtoVLMappingProgramming), 9, -1, 0, -1, NULL },
-	{ "LIDsPerPort", "LidsPerPort", 96, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, LIDsPerPort), sizeof(((struct ibstruct_smp_switch_info *)0)->LIDsPerPort), 10, -1, 0, -1, NULL },
-	{ "partitionEnforcementCap", "PartEnforceCap", 112, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, partitionEnforcementCap), sizeof(((struct ibstruct_smp_switch_info *)0)->partitionEnforcementCap), 11, -1, 0, -1, NULL },
-	{ "inboundEnforcementCap", "InboundPartEnf", 128, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, inboundEnforcementCap), sizeof(((struct ibstruct_smp_switch_info *)0)->inboundEnforcementCap), 12, -1, 0, -1, NULL },
-	{ "outboundEnforcementCap", "OutboundPartEnf", 129, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, outboundEnforcementCap), sizeof(((struct ibstruct_smp_switch_info *)0)->outboundEnforcementCap), 13, -1, 0, -1, NULL },
-	{ "filterRawInboundCap", "FilterRawInbound", 130, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, filterRawInboundCap), sizeof(((struct ibstruct_smp_switch_info *)0)->filterRawInboundCap), 14, -1, 0, -1, NULL },
-	{ "filterRawOutboundCap", "FilterRawOutbound", 131, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, filterRawOutboundCap), sizeof(((struct ibstruct_smp_switch_info *)0)->filterRawOutboundCap), 15, -1, 0, -1, NULL },
-	{ "enhancedPort0", "EnhancedPort0", 132, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, enhancedPort0), sizeof(((struct ibstruct_smp_switch_info *)0)->enhancedPort0), 16, -1, 0, -1, NULL },
-	{ "reserved_133", NULL, 133, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, reserved_133), sizeof(((struct ibstruct_smp_switch_info *)0)->reserved_133), 17, -1, IBS_F_RESERVED, -1, NULL },
-	{ "reserved_136", NULL, 136, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, reserved_136), sizeof(((struct ibstruct_smp_switch_info *)0)->reserved_136), 18, -1, IBS_F_RESERVED, -1, NULL },
-	{ "multicastFDBTop", "MulticastFDBTop", 144, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_switch_info, multicastFDBTop), sizeof(((struct ibstruct_smp_switch_info *)0)->multicastFDBTop), 19, -1, 0, -1, NULL },
+	{ 2499, 2512, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, linearFDBCap), sizeof(((struct ibstruct_smp_switch_info *)0)->linearFDBCap), 0, -1, 0, -1, -1 },
+	{ 2525, 2538, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, randomFDBCap), sizeof(((struct ibstruct_smp_switch_info *)0)->randomFDBCap), 1, -1, 0, -1, -1 },
+	{ 2551, 2567, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, multicastFDBCap), sizeof(((struct ibstruct_smp_switch_info *)0)->multicastFDBCap), 2, -1, 0, -1, -1 },
+	{ 2579, 2592, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, linearFDBTop), sizeof(((struct ibstruct_smp_switch_info *)0)->linearFDBTop), 3, -1, 0, -1, -1 },
+	{ 2605, 2617, 64, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, defaultPort), sizeof(((struct ibstruct_smp_switch_info *)0)->defaultPort), 4, -1, 0, -1, -1 },
+	{ 2625, 2653, 72, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, defaultMulticastPrimaryPort), sizeof(((struct ibstruct_smp_switch_info *)0)->defaultMulticastPrimaryPort), 5, -1, 0, -1, -1 },
+	{ 2670, 2701, 80, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, defaultMulticastNotPrimaryPort), sizeof(((struct ibstruct_smp_switch_info *)0)->defaultMulticastNotPrimaryPort), 6, -1, 0, -1, -1 },
+	{ 2721, 2735, 88, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, lifeTimeValue), sizeof(((struct ibstruct_smp_switch_info *)0)->lifeTimeValue), 7, -1, 0, -1, -1 },
+	{ 2744, 2760, 93, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, portStateChange), sizeof(((struct ibstruct_smp_switch_info *)0)->portStateChange), 8, -1, 0, -1, -1 },
+	{ 2772, 2806, 94, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, optimizedSLtoVLMappingProgramming), sizeof(((struct ibstruct_smp_switch_info *)0)->optimizedSLtoVLMappingProgramming), 9, -1, 0, -1, -1 },
+	{ 2823, 2835, 96, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, LIDsPerPort), sizeof(((struct ibstruct_smp_switch_info *)0)->LIDsPerPort), 10, -1, 0, -1, -1 },
+	{ 2847, 2871, 112, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, partitionEnforcementCap), sizeof(((struct ibstruct_smp_switch_info *)0)->partitionEnforcementCap), 11, -1, 0, -1, -1 },
+	{ 2886, 2908, 128, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, inboundEnforcementCap), sizeof(((struct ibstruct_smp_switch_info *)0)->inboundEnforcementCap), 12, -1, 0, -1, -1 },
+	{ 2923, 2946, 129, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, outboundEnforcementCap), sizeof(((struct ibstruct_smp_switch_info *)0)->outboundEnforcementCap), 13, -1, 0, -1, -1 },
+	{ 2962, 2982, 130, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, filterRawInboundCap), sizeof(((struct ibstruct_smp_switch_info *)0)->filterRawInboundCap), 14, -1, 0, -1, -1 },
+	{ 2999, 3020, 131, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, filterRawOutboundCap), sizeof(((struct ibstruct_smp_switch_info *)0)->filterRawOutboundCap), 15, -1, 0, -1, -1 },
+	{ 3038, 3052, 132, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, enhancedPort0), sizeof(((struct ibstruct_smp_switch_info *)0)->enhancedPort0), 16, -1, 0, -1, -1 },
+	{ 3066, 0, 133, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, reserved_133), sizeof(((struct ibstruct_smp_switch_info *)0)->reserved_133), 17, -1, IBS_F_RESERVED, -1, -1 },
+	{ 3079, 0, 136, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, reserved_136), sizeof(((struct ibstruct_smp_switch_info *)0)->reserved_136), 18, -1, IBS_F_RESERVED, -1, -1 },
+	{ 3092, 3108, 144, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_switch_info, multicastFDBTop), sizeof(((struct ibstruct_smp_switch_info *)0)->multicastFDBTop), 19, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_switch_info = {
@@ -4661,7 +4661,7 @@ static int gen_pack_smp_guid_info(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_smp_guid_info[] = {
-	{ "GUIDBlock", "GUID", 0, 64, 8, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_guid_info, GUIDBlock), sizeof(((struct ibstruct_smp_guid_info *)0)->GUIDBlock[0]), 0, -1, 0, -1, NULL },
+	{ 3124, 3134, 0, 64, 8, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_guid_info, GUIDBlock), sizeof(((struct ibstruct_smp_guid_info *)0)->GUIDBlock[0]), 0, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_guid_info = {
@@ -4928,64 +4928,64 @@ static int gen_pack_smp_port_info(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_smp_port_info[] = {
-	{ "MKey", "Mkey", 0, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, MKey), sizeof(((struct ibstruct_smp_port_info *)0)->MKey), 0, -1, 0, -1, NULL },
-	{ "GIDPrefix", "GidPrefix", 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, GIDPrefix), sizeof(((struct ibstruct_smp_port_info *)0)->GIDPrefix), 1, -1, 0, -1, NULL },
-	{ "LID", "Lid", 128, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, LID), sizeof(((struct ibstruct_smp_port_info *)0)->LID), 2, -1, 0, -1, NULL },
-	{ "masterSMLID", "SMLid", 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, masterSMLID), sizeof(((struct ibstruct_smp_port_info *)0)->masterSMLID), 3, -1, 0, -1, NULL },
-	{ "capabilityMask", "CapMask", 160, 32, 1, IBS_T_UINT, IBS_FMT_PORTCAPMASK, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info, capabilityMask), sizeof(((struct ibstruct_smp_port_info *)0)->capabilityMask), 4, -1, 0, -1, NULL },
-	{ "diagCode", "DiagCode", 192, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info, diagCode), sizeof(((struct ibstruct_smp_port_info *)0)->diagCode), 5, -1, 0, -1, NULL },
-	{ "MKeyLeasePeriod", "MkeyLeasePeriod", 208, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, MKeyLeasePeriod), sizeof(((struct ibstruct_smp_port_info *)0)->MKeyLeasePeriod), 6, -1, 0, -1, NULL },
-	{ "localPortNum", "LocalPort", 224, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, localPortNum), sizeof(((struct ibstruct_smp_port_info *)0)->localPortNum), 7, -1, 0, -1, NULL },
-	{ "linkWidthEnabled", "LinkWidthEnabled", 232, 8, 1, IBS_T_UINT, IBS_FMT_LINKWIDTHEN, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkWidthEnabled), sizeof(((struct ibstruct_smp_port_info *)0)->linkWidthEnabled), 8, -1, 0, -1, NULL },
-	{ "linkWidthSupported", "LinkWidthSupported", 240, 8, 1, IBS_T_UINT, IBS_FMT_LINKWIDTHSUP, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkWidthSupported), sizeof(((struct ibstruct_smp_port_info *)0)->linkWidthSupported), 9, -1, 0, -1, NULL },
-	{ "linkWidthActive", "LinkWidthActive", 248, 8, 1, IBS_T_UINT, IBS_FMT_LINKWIDTH, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkWidthActive), sizeof(((struct ibstruct_smp_port_info *)0)->linkWidthActive), 10, IBSTRUCT_ENUM_LINK_WIDTH, 0, -1, NULL },
-	{ "linkSpeedSupported", "LinkSpeedSupported", 256, 4, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDSUP, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedSupported), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedSupported), 11, -1, 0, -1, NULL },
-	{ "portState", "LinkState", 260, 4, 1, IBS_T_UINT, IBS_FMT_PORTSTATE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, portState), sizeof(((struct ibstruct_smp_port_info *)0)->portState), 12, IBSTRUCT_ENUM_PORT_STATE, 0, -1, NULL },
-	{ "portPhysicalState", "PhysLinkState", 264, 4, 1, IBS_T_UINT, IBS_FMT_PHYSPORTSTATE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, portPhysicalState), sizeof(((struct ibstruct_smp_port_info *)0)->portPhysicalState), 13, IBSTRUCT_ENUM_PHYS_PORT_STATE, 0, -1, NULL },
-	{ "linkDownDefaultState", "LinkDownDefState", 268, 4, 1, IBS_T_UINT, IBS_FMT_LINKDOWNDEFSTATE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkDownDefaultState), sizeof(((struct ibstruct_smp_port_info *)0)->linkDownDefaultState), 14, IBSTRUCT_ENUM_LINK_DOWN_DEF_STATE, 0, -1, NULL },
-	{ "MKeyProtectBits", "ProtectBits", 272, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, MKeyProtectBits), sizeof(((struct ibstruct_smp_port_info *)0)->MKeyProtectBits), 15, -1, 0, -1, NULL },
-	{ "reserved_274", NULL, 274, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, reserved_274), sizeof(((struct ibstruct_smp_port_info *)0)->reserved_274), 16, -1, IBS_F_RESERVED, -1, NULL },
-	{ "LMC", "LMC", 277, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, LMC), sizeof(((struct ibstruct_smp_port_info *)0)->LMC), 17, -1, 0, -1, NULL },
-	{ "linkSpeedActive", "LinkSpeedActive", 280, 4, 1, IBS_T_UINT, IBS_FMT_LINKSPEED, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedActive), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedActive), 18, IBSTRUCT_ENUM_LINK_SPEED, 0, -1, NULL },
-	{ "linkSpeedEnabled", "LinkSpeedEnabled", 284, 4, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEN, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedEnabled), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedEnabled), 19, -1, 0, -1, NULL },
-	{ "neighborMTU", "NeighborMTU", 288, 4, 1, IBS_T_UINT, IBS_FMT_MTU, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, neighborMTU), sizeof(((struct ibstruct_smp_port_info *)0)->neighborMTU), 20, IBSTRUCT_ENUM_MTU, 0, -1, NULL },
-	{ "masterSMSL", "SMSL", 292, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, masterSMSL), sizeof(((struct ibstruct_smp_port_info *)0)->masterSMSL), 21, -1, 0, -1, NULL },
-	{ "VLCap", "VLCap", 296, 4, 1, IBS_T_UINT, IBS_FMT_VLCAP, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, VLCap), sizeof(((struct ibstruct_smp_port_info *)0)->VLCap), 22, IBSTRUCT_ENUM_VL_CAP, 0, -1, NULL },
-	{ "initType", "InitType", 300, 4, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info, initType), sizeof(((struct ibstruct_smp_port_info *)0)->initType), 23, -1, 0, -1, NULL },
-	{ "VLHighLimit", "VLHighLimit", 304, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, VLHighLimit), sizeof(((struct ibstruct_smp_port_info *)0)->VLHighLimit), 24, -1, 0, -1, NULL },
-	{ "VLArbitrationHighCap", "VLArbHighCap", 312, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, VLArbitrationHighCap), sizeof(((struct ibstruct_smp_port_info *)0)->VLArbitrationHighCap), 25, -1, 0, -1, NULL },
-	{ "VLArbitrationLowCap", "VLArbLowCap", 320, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, VLArbitrationLowCap), sizeof(((struct ibstruct_smp_port_info *)0)->VLArbitrationLowCap), 26, -1, 0, -1, NULL },
-	{ "initTypeReply", "InitReply", 328, 4, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info, initTypeReply), sizeof(((struct ibstruct_smp_port_info *)0)->initTypeReply), 27, -1, 0, -1, NULL },
-	{ "MTUCap", "MtuCap", 332, 4, 1, IBS_T_UINT, IBS_FMT_MTU, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, MTUCap), sizeof(((struct ibstruct_smp_port_info *)0)->MTUCap), 28, IBSTRUCT_ENUM_MTU, 0, -1, NULL },
-	{ "VLStallCount", "VLStallCount", 336, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, VLStallCount), sizeof(((struct ibstruct_smp_port_info *)0)->VLStallCount), 29, -1, 0, -1, NULL },
-	{ "HOQLife", "HoqLife", 339, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, HOQLife), sizeof(((struct ibstruct_smp_port_info *)0)->HOQLife), 30, -1, 0, -1, NULL },
-	{ "operationalVLs", "OperVLs", 344, 4, 1, IBS_T_UINT, IBS_FMT_OPERVLS, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, operationalVLs), sizeof(((struct ibstruct_smp_port_info *)0)->operationalVLs), 31, IBSTRUCT_ENUM_VL_CAP, 0, -1, NULL },
-	{ "partitionEnforcementInbound", "PartEnforceInb", 348, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, partitionEnforcementInbound), sizeof(((struct ibstruct_smp_port_info *)0)->partitionEnforcementInbound), 32, -1, 0, -1, NULL },
-	{ "partitionEnforcementOutbound", "PartEnforceOutb", 349, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, partitionEnforcementOutbound), sizeof(((struct ibstruct_smp_port_info *)0)->partitionEnforcementOutbound), 33, -1, 0, -1, NULL },
-	{ "filterRawInbound", "FilterRawInb", 350, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, filterRawInbound), sizeof(((struct ibstruct_smp_port_info *)0)->filterRawInbound), 34, -1, 0, -1, NULL },
-	{ "filterRawOutbound", "FilterRawOutb", 351, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, filterRawOutbound), sizeof(((struct ibstruct_smp_port_info *)0)->filterRawOutbound), 35, -1, 0, -1, NULL },
-	{ "MKeyViolations", "MkeyViolations", 352, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, MKeyViolations), sizeof(((struct ibstruct_smp_port_info *)0)->MKeyViolations), 36, -1, 0, -1, NULL },
-	{ "PKeyViolations", "PkeyViolations", 368, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, PKeyViolations), sizeof(((struct ibstruct_smp_port_info *)0)->PKeyViolations), 37, -1, 0, -1, NULL },
-	{ "QKeyViolations", "QkeyViolations", 384, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, QKeyViolations), sizeof(((struct ibstruct_smp_port_info *)0)->QKeyViolations), 38, -1, 0, -1, NULL },
-	{ "GUIDCap", "GuidCap", 400, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, GUIDCap), sizeof(((struct ibstruct_smp_port_info *)0)->GUIDCap), 39, -1, 0, -1, NULL },
-	{ "clientReregister", "ClientReregister", 408, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, clientReregister), sizeof(((struct ibstruct_smp_port_info *)0)->clientReregister), 40, -1, 0, -1, NULL },
-	{ "multicastPKeyTrapSuppressionEnabled", "McastPkeyTrapSuppressionEnabled", 409, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, multicastPKeyTrapSuppressionEnabled), sizeof(((struct ibstruct_smp_port_info *)0)->multicastPKeyTrapSuppressionEnabled), 41, -1, 0, -1, NULL },
-	{ "subnetTimeOut", "SubnetTimeout", 411, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, subnetTimeOut), sizeof(((struct ibstruct_smp_port_info *)0)->subnetTimeOut), 42, -1, 0, -1, NULL },
-	{ "reserved_416", NULL, 416, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, reserved_416), sizeof(((struct ibstruct_smp_port_info *)0)->reserved_416), 43, -1, IBS_F_RESERVED, -1, NULL },
-	{ "respTimeValue", "RespTimeVal", 419, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, respTimeValue), sizeof(((struct ibstruct_smp_port_info *)0)->respTimeValue), 44, -1, 0, -1, NULL },
-	{ "localPhyErrors", "LocalPhysErr", 424, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, localPhyErrors), sizeof(((struct ibstruct_smp_port_info *)0)->localPhyErrors), 45, -1, 0, -1, NULL },
-	{ "overrunErrors", "OverrunErr", 428, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, overrunErrors), sizeof(((struct ibstruct_smp_port_info *)0)->overrunErrors), 46, -1, 0, -1, NULL },
-	{ "maxCreditHint", "MaxCreditHint", 432, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, maxCreditHint), sizeof(((struct ibstruct_smp_port_info *)0)->maxCreditHint), 47, -1, 0, -1, NULL },
-	{ "reserved_448", NULL, 448, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, reserved_448), sizeof(((struct ibstruct_smp_port_info *)0)->reserved_448), 48, -1, IBS_F_RESERVED, -1, NULL },
-	{ "linkSpeedExtActive2", NULL, 449, 2, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXT2, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedExtActive2), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtActive2), 49, IBSTRUCT_ENUM_LINK_SPEED_EXT2, 0, -1, NULL },
-	{ "linkSpeedExtSupported2", NULL, 451, 2, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXTSUP2, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedExtSupported2), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtSupported2), 50, -1, 0, -1, NULL },
-	{ "linkSpeedExtEnabled2", NULL, 453, 3, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXTEN2, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedExtEnabled2), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtEnabled2), 51, -1, 0, -1, NULL },
-	{ "linkRoundTripLatency", "RoundTrip", 456, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkRoundTripLatency), sizeof(((struct ibstruct_smp_port_info *)0)->linkRoundTripLatency), 52, -1, 0, -1, NULL },
-	{ "capabilityMask2", "CapabilityMask2", 480, 16, 1, IBS_T_UINT, IBS_FMT_PORTCAPMASK2, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info, capabilityMask2), sizeof(((struct ibstruct_smp_port_info *)0)->capabilityMask2), 53, -1, 0, -1, NULL },
-	{ "linkSpeedExtActive", "LinkSpeedExtActive", 496, 4, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedExtActive), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtActive), 54, IBSTRUCT_ENUM_LINK_SPEED_EXT, 0, -1, NULL },
-	{ "linkSpeedExtSupported", "LinkSpeedExtSupported", 500, 4, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXTSUP, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedExtSupported), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtSupported), 55, -1, 0, -1, NULL },
-	{ "reserved_504", NULL, 504, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, reserved_504), sizeof(((struct ibstruct_smp_port_info *)0)->reserved_504), 56, -1, IBS_F_RESERVED, -1, NULL },
-	{ "linkSpeedExtEnabled", "LinkSpeedExtEnabled", 507, 5, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXTEN, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedExtEnabled), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtEnabled), 57, -1, 0, -1, NULL },
+	{ 1672, 3139, 0, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, MKey), sizeof(((struct ibstruct_smp_port_info *)0)->MKey), 0, -1, 0, -1, -1 },
+	{ 3144, 619, 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, GIDPrefix), sizeof(((struct ibstruct_smp_port_info *)0)->GIDPrefix), 1, -1, 0, -1, -1 },
+	{ 3154, 3158, 128, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, LID), sizeof(((struct ibstruct_smp_port_info *)0)->LID), 2, -1, 0, -1, -1 },
+	{ 3162, 3174, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, masterSMLID), sizeof(((struct ibstruct_smp_port_info *)0)->masterSMLID), 3, -1, 0, -1, -1 },
+	{ 667, 3180, 160, 32, 1, IBS_T_UINT, IBS_FMT_PORTCAPMASK, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info, capabilityMask), sizeof(((struct ibstruct_smp_port_info *)0)->capabilityMask), 4, -1, 0, -1, -1 },
+	{ 3188, 3197, 192, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info, diagCode), sizeof(((struct ibstruct_smp_port_info *)0)->diagCode), 5, -1, 0, -1, -1 },
+	{ 3206, 3222, 208, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, MKeyLeasePeriod), sizeof(((struct ibstruct_smp_port_info *)0)->MKeyLeasePeriod), 6, -1, 0, -1, -1 },
+	{ 2458, 2471, 224, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, localPortNum), sizeof(((struct ibstruct_smp_port_info *)0)->localPortNum), 7, -1, 0, -1, -1 },
+	{ 3238, 3255, 232, 8, 1, IBS_T_UINT, IBS_FMT_LINKWIDTHEN, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkWidthEnabled), sizeof(((struct ibstruct_smp_port_info *)0)->linkWidthEnabled), 8, -1, 0, -1, -1 },
+	{ 3272, 3291, 240, 8, 1, IBS_T_UINT, IBS_FMT_LINKWIDTHSUP, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkWidthSupported), sizeof(((struct ibstruct_smp_port_info *)0)->linkWidthSupported), 9, -1, 0, -1, -1 },
+	{ 3310, 3326, 248, 8, 1, IBS_T_UINT, IBS_FMT_LINKWIDTH, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkWidthActive), sizeof(((struct ibstruct_smp_port_info *)0)->linkWidthActive), 10, IBSTRUCT_ENUM_LINK_WIDTH, 0, -1, -1 },
+	{ 3342, 3361, 256, 4, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDSUP, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedSupported), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedSupported), 11, -1, 0, -1, -1 },
+	{ 3380, 3390, 260, 4, 1, IBS_T_UINT, IBS_FMT_PORTSTATE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, portState), sizeof(((struct ibstruct_smp_port_info *)0)->portState), 12, IBSTRUCT_ENUM_PORT_STATE, 0, -1, -1 },
+	{ 3400, 3418, 264, 4, 1, IBS_T_UINT, IBS_FMT_PHYSPORTSTATE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, portPhysicalState), sizeof(((struct ibstruct_smp_port_info *)0)->portPhysicalState), 13, IBSTRUCT_ENUM_PHYS_PORT_STATE, 0, -1, -1 },
+	{ 3432, 3453, 268, 4, 1, IBS_T_UINT, IBS_FMT_LINKDOWNDEFSTATE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkDownDefaultState), sizeof(((struct ibstruct_smp_port_info *)0)->linkDownDefaultState), 14, IBSTRUCT_ENUM_LINK_DOWN_DEF_STATE, 0, -1, -1 },
+	{ 3470, 3486, 272, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, MKeyProtectBits), sizeof(((struct ibstruct_smp_port_info *)0)->MKeyProtectBits), 15, -1, 0, -1, -1 },
+	{ 3498, 0, 274, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, reserved_274), sizeof(((struct ibstruct_smp_port_info *)0)->reserved_274), 16, -1, IBS_F_RESERVED, -1, -1 },
+	{ 3511, 3511, 277, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, LMC), sizeof(((struct ibstruct_smp_port_info *)0)->LMC), 17, -1, 0, -1, -1 },
+	{ 3515, 3531, 280, 4, 1, IBS_T_UINT, IBS_FMT_LINKSPEED, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedActive), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedActive), 18, IBSTRUCT_ENUM_LINK_SPEED, 0, -1, -1 },
+	{ 3547, 3564, 284, 4, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEN, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedEnabled), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedEnabled), 19, -1, 0, -1, -1 },
+	{ 3581, 3593, 288, 4, 1, IBS_T_UINT, IBS_FMT_MTU, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, neighborMTU), sizeof(((struct ibstruct_smp_port_info *)0)->neighborMTU), 20, IBSTRUCT_ENUM_MTU, 0, -1, -1 },
+	{ 3605, 3616, 292, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, masterSMSL), sizeof(((struct ibstruct_smp_port_info *)0)->masterSMSL), 21, -1, 0, -1, -1 },
+	{ 3621, 3621, 296, 4, 1, IBS_T_UINT, IBS_FMT_VLCAP, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, VLCap), sizeof(((struct ibstruct_smp_port_info *)0)->VLCap), 22, IBSTRUCT_ENUM_VL_CAP, 0, -1, -1 },
+	{ 3627, 3636, 300, 4, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info, initType), sizeof(((struct ibstruct_smp_port_info *)0)->initType), 23, -1, 0, -1, -1 },
+	{ 3645, 3645, 304, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, VLHighLimit), sizeof(((struct ibstruct_smp_port_info *)0)->VLHighLimit), 24, -1, 0, -1, -1 },
+	{ 3657, 3678, 312, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, VLArbitrationHighCap), sizeof(((struct ibstruct_smp_port_info *)0)->VLArbitrationHighCap), 25, -1, 0, -1, -1 },
+	{ 3691, 3711, 320, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, VLArbitrationLowCap), sizeof(((struct ibstruct_smp_port_info *)0)->VLArbitrationLowCap), 26, -1, 0, -1, -1 },
+	{ 3723, 3737, 328, 4, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info, initTypeReply), sizeof(((struct ibstruct_smp_port_info *)0)->initTypeReply), 27, -1, 0, -1, -1 },
+	{ 3747, 3754, 332, 4, 1, IBS_T_UINT, IBS_FMT_MTU, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, MTUCap), sizeof(((struct ibstruct_smp_port_info *)0)->MTUCap), 28, IBSTRUCT_ENUM_MTU, 0, -1, -1 },
+	{ 3761, 3761, 336, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, VLStallCount), sizeof(((struct ibstruct_smp_port_info *)0)->VLStallCount), 29, -1, 0, -1, -1 },
+	{ 3774, 3782, 339, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, HOQLife), sizeof(((struct ibstruct_smp_port_info *)0)->HOQLife), 30, -1, 0, -1, -1 },
+	{ 3790, 3805, 344, 4, 1, IBS_T_UINT, IBS_FMT_OPERVLS, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, operationalVLs), sizeof(((struct ibstruct_smp_port_info *)0)->operationalVLs), 31, IBSTRUCT_ENUM_VL_CAP, 0, -1, -1 },
+	{ 3813, 3841, 348, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, partitionEnforcementInbound), sizeof(((struct ibstruct_smp_port_info *)0)->partitionEnforcementInbound), 32, -1, 0, -1, -1 },
+	{ 3856, 3885, 349, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, partitionEnforcementOutbound), sizeof(((struct ibstruct_smp_port_info *)0)->partitionEnforcementOutbound), 33, -1, 0, -1, -1 },
+	{ 3901, 3918, 350, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, filterRawInbound), sizeof(((struct ibstruct_smp_port_info *)0)->filterRawInbound), 34, -1, 0, -1, -1 },
+	{ 3931, 3949, 351, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, filterRawOutbound), sizeof(((struct ibstruct_smp_port_info *)0)->filterRawOutbound), 35, -1, 0, -1, -1 },
+	{ 3963, 3978, 352, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, MKeyViolations), sizeof(((struct ibstruct_smp_port_info *)0)->MKeyViolations), 36, -1, 0, -1, -1 },
+	{ 3993, 4008, 368, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, PKeyViolations), sizeof(((struct ibstruct_smp_port_info *)0)->PKeyViolations), 37, -1, 0, -1, -1 },
+	{ 4023, 4038, 384, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, QKeyViolations), sizeof(((struct ibstruct_smp_port_info *)0)->QKeyViolations), 38, -1, 0, -1, -1 },
+	{ 4053, 4061, 400, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, GUIDCap), sizeof(((struct ibstruct_smp_port_info *)0)->GUIDCap), 39, -1, 0, -1, -1 },
+	{ 4069, 4086, 408, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, clientReregister), sizeof(((struct ibstruct_smp_port_info *)0)->clientReregister), 40, -1, 0, -1, -1 },
+	{ 4103, 4139, 409, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, multicastPKeyTrapSuppressionEnabled), sizeof(((struct ibstruct_smp_port_info *)0)->multicastPKeyTrapSuppressionEnabled), 41, -1, 0, -1, -1 },
+	{ 4171, 4185, 411, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, subnetTimeOut), sizeof(((struct ibstruct_smp_port_info *)0)->subnetTimeOut), 42, -1, 0, -1, -1 },
+	{ 4199, 0, 416, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, reserved_416), sizeof(((struct ibstruct_smp_port_info *)0)->reserved_416), 43, -1, IBS_F_RESERVED, -1, -1 },
+	{ 729, 743, 419, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, respTimeValue), sizeof(((struct ibstruct_smp_port_info *)0)->respTimeValue), 44, -1, 0, -1, -1 },
+	{ 4212, 4227, 424, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, localPhyErrors), sizeof(((struct ibstruct_smp_port_info *)0)->localPhyErrors), 45, -1, 0, -1, -1 },
+	{ 4240, 4254, 428, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, overrunErrors), sizeof(((struct ibstruct_smp_port_info *)0)->overrunErrors), 46, -1, 0, -1, -1 },
+	{ 4265, 4279, 432, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, maxCreditHint), sizeof(((struct ibstruct_smp_port_info *)0)->maxCreditHint), 47, -1, 0, -1, -1 },
+	{ 4293, 0, 448, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, reserved_448), sizeof(((struct ibstruct_smp_port_info *)0)->reserved_448), 48, -1, IBS_F_RESERVED, -1, -1 },
+	{ 4306, 0, 449, 2, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXT2, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedExtActive2), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtActive2), 49, IBSTRUCT_ENUM_LINK_SPEED_EXT2, 0, -1, -1 },
+	{ 4326, 0, 451, 2, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXTSUP2, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedExtSupported2), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtSupported2), 50, -1, 0, -1, -1 },
+	{ 4349, 0, 453, 3, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXTEN2, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedExtEnabled2), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtEnabled2), 51, -1, 0, -1, -1 },
+	{ 4370, 4391, 456, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkRoundTripLatency), sizeof(((struct ibstruct_smp_port_info *)0)->linkRoundTripLatency), 52, -1, 0, -1, -1 },
+	{ 697, 713, 480, 16, 1, IBS_T_UINT, IBS_FMT_PORTCAPMASK2, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info, capabilityMask2), sizeof(((struct ibstruct_smp_port_info *)0)->capabilityMask2), 53, -1, 0, -1, -1 },
+	{ 4401, 4420, 496, 4, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedExtActive), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtActive), 54, IBSTRUCT_ENUM_LINK_SPEED_EXT, 0, -1, -1 },
+	{ 4439, 4461, 500, 4, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXTSUP, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedExtSupported), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtSupported), 55, -1, 0, -1, -1 },
+	{ 4483, 0, 504, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, reserved_504), sizeof(((struct ibstruct_smp_port_info *)0)->reserved_504), 56, -1, IBS_F_RESERVED, -1, -1 },
+	{ 4496, 4516, 507, 5, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXTEN, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedExtEnabled), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtEnabled), 57, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_port_info = {
@@ -5067,7 +5067,7 @@ static int gen_pack_smp_pkey_table(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_smp_pkey_table[] = {
-	{ "PKeyBlock", NULL, 0, 16, 32, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_pkey_table, PKeyBlock), sizeof(((struct ibstruct_smp_pkey_table *)0)->PKeyBlock[0]), 0, -1, 0, -1, NULL },
+	{ 4536, 0, 0, 16, 32, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_pkey_table, PKeyBlock), sizeof(((struct ibstruct_smp_pkey_table *)0)->PKeyBlock[0]), 0, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_pkey_table = {
@@ -5145,7 +5145,7 @@ static int gen_pack_smp_sl2vl_mapping_table(const void *h, void *buf, size_t len
 }
 
 static const struct ibs_field fields_smp_sl2vl_mapping_table[] = {
-	{ "SLtoVL", "SLToVLMap", 0, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sl2vl_mapping_table, SLtoVL), sizeof(((struct ibstruct_smp_sl2vl_mapping_table *)0)->SLtoVL), 0, -1, 0, -1, NULL },
+	{ 4546, 4553, 0, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sl2vl_mapping_table, SLtoVL), sizeof(((struct ibstruct_smp_sl2vl_mapping_table *)0)->SLtoVL), 0, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_sl2vl_mapping_table = {
@@ -5223,7 +5223,7 @@ static int gen_pack_smp_vlarb_table(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_smp_vlarb_table[] = {
-	{ "VLWeightBlock", "VLArbTbl", 0, 512, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_vlarb_table, VLWeightBlock), 64, 0, -1, 0, -1, NULL },
+	{ 4563, 4577, 0, 512, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_vlarb_table, VLWeightBlock), 64, 0, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_vlarb_table = {
@@ -5301,7 +5301,7 @@ static int gen_pack_smp_linear_forwarding_table(const void *h, void *buf, size_t
 }
 
 static const struct ibs_field fields_smp_linear_forwarding_table[] = {
-	{ "portBlock", "LinearForwTbl", 0, 512, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_linear_forwarding_table, portBlock), 64, 0, -1, 0, -1, NULL },
+	{ 4586, 4596, 0, 512, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_linear_forwarding_table, portBlock), 64, 0, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_linear_forwarding_table = {
@@ -5392,11 +5392,11 @@ static int gen_pack_smp_lid_port_block(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_smp_lid_port_block[] = {
-	{ "LID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_lid_port_block, LID), sizeof(((struct ibstruct_smp_lid_port_block *)0)->LID), 0, -1, 0, -1, NULL },
-	{ "valid", NULL, 16, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_lid_port_block, valid), sizeof(((struct ibstruct_smp_lid_port_block *)0)->valid), 1, -1, 0, -1, NULL },
-	{ "LMC", NULL, 17, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_lid_port_block, LMC), sizeof(((struct ibstruct_smp_lid_port_block *)0)->LMC), 2, -1, 0, -1, NULL },
-	{ "reserved_20", NULL, 20, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_lid_port_block, reserved_20), sizeof(((struct ibstruct_smp_lid_port_block *)0)->reserved_20), 3, -1, IBS_F_RESERVED, -1, NULL },
-	{ "port", NULL, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_lid_port_block, port), sizeof(((struct ibstruct_smp_lid_port_block *)0)->port), 4, -1, 0, -1, NULL },
+	{ 3154, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_lid_port_block, LID), sizeof(((struct ibstruct_smp_lid_port_block *)0)->LID), 0, -1, 0, -1, -1 },
+	{ 4610, 0, 16, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_lid_port_block, valid), sizeof(((struct ibstruct_smp_lid_port_block *)0)->valid), 1, -1, 0, -1, -1 },
+	{ 3511, 0, 17, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_lid_port_block, LMC), sizeof(((struct ibstruct_smp_lid_port_block *)0)->LMC), 2, -1, 0, -1, -1 },
+	{ 4616, 0, 20, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_lid_port_block, reserved_20), sizeof(((struct ibstruct_smp_lid_port_block *)0)->reserved_20), 3, -1, IBS_F_RESERVED, -1, -1 },
+	{ 4628, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_lid_port_block, port), sizeof(((struct ibstruct_smp_lid_port_block *)0)->port), 4, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_lid_port_block = {
@@ -5481,7 +5481,7 @@ static int gen_pack_smp_random_forwarding_table(const void *h, void *buf, size_t
 }
 
 static const struct ibs_field fields_smp_random_forwarding_table[] = {
-	{ "LIDPortBlock", NULL, 0, 32, 16, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_random_forwarding_table, LIDPortBlock), sizeof(((struct ibstruct_smp_random_forwarding_table *)0)->LIDPortBlock[0]), 0, -1, 0, -1, &desc_smp_lid_port_block },
+	{ 4633, 0, 0, 32, 16, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_random_forwarding_table, LIDPortBlock), sizeof(((struct ibstruct_smp_random_forwarding_table *)0)->LIDPortBlock[0]), 0, -1, 0, -1, 47 },
 };
 
 static const struct ibstruct_desc desc_smp_random_forwarding_table = {
@@ -5559,7 +5559,7 @@ static int gen_pack_smp_multicast_forwarding_table(const void *h, void *buf, siz
 }
 
 static const struct ibs_field fields_smp_multicast_forwarding_table[] = {
-	{ "portMaskBlock", "MulticastForwTbl", 0, 512, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_multicast_forwarding_table, portMaskBlock), 64, 0, -1, 0, -1, NULL },
+	{ 4646, 4660, 0, 512, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_multicast_forwarding_table, portMaskBlock), 64, 0, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_multicast_forwarding_table = {
@@ -5652,12 +5652,12 @@ static int gen_pack_smp_sm_info(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_smp_sm_info[] = {
-	{ "GUID", "SmInfoGuid", 0, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sm_info, GUID), sizeof(((struct ibstruct_smp_sm_info *)0)->GUID), 0, -1, 0, -1, NULL },
-	{ "SMKey", "SmInfoKey", 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sm_info, SMKey), sizeof(((struct ibstruct_smp_sm_info *)0)->SMKey), 1, -1, 0, -1, NULL },
-	{ "actCount", "SmActivity", 128, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_smp_sm_info, actCount), sizeof(((struct ibstruct_smp_sm_info *)0)->actCount), 2, -1, 0, -1, NULL },
-	{ "priority", "SmPriority", 160, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sm_info, priority), sizeof(((struct ibstruct_smp_sm_info *)0)->priority), 3, -1, 0, -1, NULL },
-	{ "SMState", "SmState", 164, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sm_info, SMState), sizeof(((struct ibstruct_smp_sm_info *)0)->SMState), 4, IBSTRUCT_ENUM_SM_STATE, 0, -1, NULL },
-	{ "reserved_168", NULL, 168, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sm_info, reserved_168), sizeof(((struct ibstruct_smp_sm_info *)0)->reserved_168), 5, -1, IBS_F_RESERVED, -1, NULL },
+	{ 3134, 4677, 0, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sm_info, GUID), sizeof(((struct ibstruct_smp_sm_info *)0)->GUID), 0, -1, 0, -1, -1 },
+	{ 4688, 4694, 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sm_info, SMKey), sizeof(((struct ibstruct_smp_sm_info *)0)->SMKey), 1, -1, 0, -1, -1 },
+	{ 4704, 4713, 128, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_smp_sm_info, actCount), sizeof(((struct ibstruct_smp_sm_info *)0)->actCount), 2, -1, 0, -1, -1 },
+	{ 4724, 4733, 160, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sm_info, priority), sizeof(((struct ibstruct_smp_sm_info *)0)->priority), 3, -1, 0, -1, -1 },
+	{ 4744, 4752, 164, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sm_info, SMState), sizeof(((struct ibstruct_smp_sm_info *)0)->SMState), 4, IBSTRUCT_ENUM_SM_STATE, 0, -1, -1 },
+	{ 4760, 0, 168, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sm_info, reserved_168), sizeof(((struct ibstruct_smp_sm_info *)0)->reserved_168), 5, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_sm_info = {
@@ -5737,8 +5737,8 @@ static int gen_pack_smp_vendor_diag(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_smp_vendor_diag[] = {
-	{ "nextIndex", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_vendor_diag, nextIndex), sizeof(((struct ibstruct_smp_vendor_diag *)0)->nextIndex), 0, -1, 0, -1, NULL },
-	{ "diagData", NULL, 16, 496, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_vendor_diag, diagData), 62, 1, -1, 0, -1, NULL },
+	{ 4773, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_vendor_diag, nextIndex), sizeof(((struct ibstruct_smp_vendor_diag *)0)->nextIndex), 0, -1, 0, -1, -1 },
+	{ 4783, 0, 16, 496, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_vendor_diag, diagData), 62, 1, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_vendor_diag = {
@@ -5821,8 +5821,8 @@ static int gen_pack_smp_led_info(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_smp_led_info[] = {
-	{ "ledMask", NULL, 0, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_led_info, ledMask), sizeof(((struct ibstruct_smp_led_info *)0)->ledMask), 0, -1, 0, -1, NULL },
-	{ "reserved_1", NULL, 1, 31, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_led_info, reserved_1), sizeof(((struct ibstruct_smp_led_info *)0)->reserved_1), 1, -1, IBS_F_RESERVED, -1, NULL },
+	{ 4792, 0, 0, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_led_info, ledMask), sizeof(((struct ibstruct_smp_led_info *)0)->ledMask), 0, -1, 0, -1, -1 },
+	{ 4800, 0, 1, 31, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_led_info, reserved_1), sizeof(((struct ibstruct_smp_led_info *)0)->reserved_1), 1, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_led_info = {
@@ -5922,18 +5922,18 @@ static int gen_pack_smp_port_info_extended(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_smp_port_info_extended[] = {
-	{ "capabilityMask", "CapMask", 0, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, capabilityMask), sizeof(((struct ibstruct_smp_port_info_extended *)0)->capabilityMask), 0, -1, 0, -1, NULL },
-	{ "FECModeActive", "FECModeActive", 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info_extended, FECModeActive), sizeof(((struct ibstruct_smp_port_info_extended *)0)->FECModeActive), 1, -1, 0, -1, NULL },
-	{ "FDRFECModeSupported", "FDRFECModeSupported", 48, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, FDRFECModeSupported), sizeof(((struct ibstruct_smp_port_info_extended *)0)->FDRFECModeSupported), 2, -1, 0, -1, NULL },
-	{ "FDRFECModeEnabled", "FDRFECModeEnabled", 64, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, FDRFECModeEnabled), sizeof(((struct ibstruct_smp_port_info_extended *)0)->FDRFECModeEnabled), 3, -1, 0, -1, NULL },
-	{ "EDRFECModeSupported", "EDRFECModeSupported", 80, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, EDRFECModeSupported), sizeof(((struct ibstruct_smp_port_info_extended *)0)->EDRFECModeSupported), 4, -1, 0, -1, NULL },
-	{ "EDRFECModeEnabled", "EDRFECModeEnabled", 96, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, EDRFECModeEnabled), sizeof(((struct ibstruct_smp_port_info_extended *)0)->EDRFECModeEnabled), 5, -1, 0, -1, NULL },
-	{ "HDRFECModeSupported", "HDRFECModeSupported", 112, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, HDRFECModeSupported), sizeof(((struct ibstruct_smp_port_info_extended *)0)->HDRFECModeSupported), 6, -1, 0, 5, NULL },
-	{ "HDRFECModeEnabled", "HDRFECModeEnabled", 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, HDRFECModeEnabled), sizeof(((struct ibstruct_smp_port_info_extended *)0)->HDRFECModeEnabled), 7, -1, 0, 8, NULL },
-	{ "NDRFECModeSupported", "NDRFECModeSupported", 144, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, NDRFECModeSupported), sizeof(((struct ibstruct_smp_port_info_extended *)0)->NDRFECModeSupported), 8, -1, 0, 7, NULL },
-	{ "NDRFECModeEnabled", "NDRFECModeEnabled", 160, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, NDRFECModeEnabled), sizeof(((struct ibstruct_smp_port_info_extended *)0)->NDRFECModeEnabled), 9, -1, 0, 10, NULL },
-	{ "reserved_176", NULL, 176, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info_extended, reserved_176), sizeof(((struct ibstruct_smp_port_info_extended *)0)->reserved_176), 10, -1, IBS_F_RESERVED, -1, NULL },
-	{ "reserved_192", NULL, 192, 320, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info_extended, reserved_192), 40, 11, -1, IBS_F_RESERVED, -1, NULL },
+	{ 667, 3180, 0, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, capabilityMask), sizeof(((struct ibstruct_smp_port_info_extended *)0)->capabilityMask), 0, -1, 0, -1, -1 },
+	{ 4811, 4811, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info_extended, FECModeActive), sizeof(((struct ibstruct_smp_port_info_extended *)0)->FECModeActive), 1, -1, 0, -1, -1 },
+	{ 4825, 4825, 48, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, FDRFECModeSupported), sizeof(((struct ibstruct_smp_port_info_extended *)0)->FDRFECModeSupported), 2, -1, 0, -1, -1 },
+	{ 4845, 4845, 64, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, FDRFECModeEnabled), sizeof(((struct ibstruct_smp_port_info_extended *)0)->FDRFECModeEnabled), 3, -1, 0, -1, -1 },
+	{ 4863, 4863, 80, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, EDRFECModeSupported), sizeof(((struct ibstruct_smp_port_info_extended *)0)->EDRFECModeSupported), 4, -1, 0, -1, -1 },
+	{ 4883, 4883, 96, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, EDRFECModeEnabled), sizeof(((struct ibstruct_smp_port_info_extended *)0)->EDRFECModeEnabled), 5, -1, 0, -1, -1 },
+	{ 4901, 4901, 112, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, HDRFECModeSupported), sizeof(((struct ibstruct_smp_port_info_extended *)0)->HDRFECModeSupported), 6, -1, 0, 5, -1 },
+	{ 4921, 4921, 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, HDRFECModeEnabled), sizeof(((struct ibstruct_smp_port_info_extended *)0)->HDRFECModeEnabled), 7, -1, 0, 8, -1 },
+	{ 4939, 4939, 144, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, NDRFECModeSupported), sizeof(((struct ibstruct_smp_port_info_extended *)0)->NDRFECModeSupported), 8, -1, 0, 7, -1 },
+	{ 4959, 4959, 160, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, NDRFECModeEnabled), sizeof(((struct ibstruct_smp_port_info_extended *)0)->NDRFECModeEnabled), 9, -1, 0, 10, -1 },
+	{ 1799, 0, 176, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info_extended, reserved_176), sizeof(((struct ibstruct_smp_port_info_extended *)0)->reserved_176), 10, -1, IBS_F_RESERVED, -1, -1 },
+	{ 4977, 0, 192, 320, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info_extended, reserved_192), 40, 11, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_smp_port_info_extended = {
@@ -6034,15 +6034,15 @@ static int gen_pack_mlnx_ext_port_info(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_mlnx_ext_port_info[] = {
-	{ "reserved_0", NULL, 0, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlnx_ext_port_info, reserved_0), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "stateChangeEnable", "StateChangeEnable", 24, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mlnx_ext_port_info, stateChangeEnable), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->stateChangeEnable), 1, -1, 0, -1, NULL },
-	{ "reserved_32", NULL, 32, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlnx_ext_port_info, reserved_32), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->reserved_32), 2, -1, IBS_F_RESERVED, -1, NULL },
-	{ "linkSpeedSupported", "LinkSpeedSupported", 56, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mlnx_ext_port_info, linkSpeedSupported), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->linkSpeedSupported), 3, -1, 0, -1, NULL },
-	{ "reserved_64", NULL, 64, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlnx_ext_port_info, reserved_64), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->reserved_64), 4, -1, IBS_F_RESERVED, -1, NULL },
-	{ "linkSpeedEnabled", "LinkSpeedEnabled", 88, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mlnx_ext_port_info, linkSpeedEnabled), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->linkSpeedEnabled), 5, -1, 0, -1, NULL },
-	{ "reserved_96", NULL, 96, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlnx_ext_port_info, reserved_96), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->reserved_96), 6, -1, IBS_F_RESERVED, -1, NULL },
-	{ "linkSpeedActive", "LinkSpeedActive", 120, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mlnx_ext_port_info, linkSpeedActive), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->linkSpeedActive), 7, -1, 0, -1, NULL },
-	{ "reserved_128", NULL, 128, 384, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlnx_ext_port_info, reserved_128), 48, 8, -1, IBS_F_RESERVED, -1, NULL },
+	{ 57, 0, 0, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlnx_ext_port_info, reserved_0), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 4990, 5008, 24, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mlnx_ext_port_info, stateChangeEnable), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->stateChangeEnable), 1, -1, 0, -1, -1 },
+	{ 33, 0, 32, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlnx_ext_port_info, reserved_32), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->reserved_32), 2, -1, IBS_F_RESERVED, -1, -1 },
+	{ 3342, 3361, 56, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mlnx_ext_port_info, linkSpeedSupported), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->linkSpeedSupported), 3, -1, 0, -1, -1 },
+	{ 5026, 0, 64, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlnx_ext_port_info, reserved_64), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->reserved_64), 4, -1, IBS_F_RESERVED, -1, -1 },
+	{ 3547, 3564, 88, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mlnx_ext_port_info, linkSpeedEnabled), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->linkSpeedEnabled), 5, -1, 0, -1, -1 },
+	{ 2260, 0, 96, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlnx_ext_port_info, reserved_96), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->reserved_96), 6, -1, IBS_F_RESERVED, -1, -1 },
+	{ 3515, 3531, 120, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mlnx_ext_port_info, linkSpeedActive), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->linkSpeedActive), 7, -1, 0, -1, -1 },
+	{ 5038, 0, 128, 384, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlnx_ext_port_info, reserved_128), 48, 8, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_mlnx_ext_port_info = {
@@ -6129,11 +6129,11 @@ static int gen_pack_sa_header(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_sa_header[] = {
-	{ "RMPPHeader", NULL, 0, 288, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_header, RMPPHeader), sizeof(((struct ibstruct_sa_header *)0)->RMPPHeader), 0, -1, 0, -1, &desc_rmpp_header },
-	{ "SMKey", "SaSMkey", 288, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_sa_header, SMKey), sizeof(((struct ibstruct_sa_header *)0)->SMKey), 17, -1, 0, -1, NULL },
-	{ "attributeOffset", "SaAttrOffs", 352, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_header, attributeOffset), sizeof(((struct ibstruct_sa_header *)0)->attributeOffset), 18, -1, 0, -1, NULL },
-	{ "reserved_368", NULL, 368, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_header, reserved_368), sizeof(((struct ibstruct_sa_header *)0)->reserved_368), 19, -1, IBS_F_RESERVED, -1, NULL },
-	{ "componentMask", "SaCompMask", 384, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_sa_header, componentMask), sizeof(((struct ibstruct_sa_header *)0)->componentMask), 20, -1, 0, -1, NULL },
+	{ 1544, 0, 0, 288, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_header, RMPPHeader), sizeof(((struct ibstruct_sa_header *)0)->RMPPHeader), 0, -1, 0, -1, 21 },
+	{ 4688, 5051, 288, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_sa_header, SMKey), sizeof(((struct ibstruct_sa_header *)0)->SMKey), 17, -1, 0, -1, -1 },
+	{ 5059, 5075, 352, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_header, attributeOffset), sizeof(((struct ibstruct_sa_header *)0)->attributeOffset), 18, -1, 0, -1, -1 },
+	{ 5086, 0, 368, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_header, reserved_368), sizeof(((struct ibstruct_sa_header *)0)->reserved_368), 19, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5099, 5113, 384, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_sa_header, componentMask), sizeof(((struct ibstruct_sa_header *)0)->componentMask), 20, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_sa_header = {
@@ -6214,8 +6214,8 @@ static int gen_pack_sa_format(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_sa_format[] = {
-	{ "SAHeader", NULL, 0, 448, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_format, SAHeader), sizeof(((struct ibstruct_sa_format *)0)->SAHeader), 0, -1, 0, -1, &desc_sa_header },
-	{ "data", "SaData", 448, 1600, 1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_format, data), 200, 21, -1, 0, -1, NULL },
+	{ 5124, 0, 0, 448, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_format, SAHeader), sizeof(((struct ibstruct_sa_format *)0)->SAHeader), 0, -1, 0, -1, 55 },
+	{ 1606, 5133, 448, 1600, 1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_format, data), 200, 21, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_sa_format = {
@@ -6300,10 +6300,10 @@ static int gen_pack_sa_node_record(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_sa_node_record[] = {
-	{ "LID", "Lid", 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_node_record, LID), sizeof(((struct ibstruct_sa_node_record *)0)->LID), 0, -1, 0, -1, NULL },
-	{ "reserved_16", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_node_record, reserved_16), sizeof(((struct ibstruct_sa_node_record *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, NULL },
-	{ "nodeInfo", NULL, 32, 320, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_node_record, nodeInfo), sizeof(((struct ibstruct_sa_node_record *)0)->nodeInfo), 2, -1, 0, -1, &desc_smp_node_info },
-	{ "nodeDescription", NULL, 352, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_node_record, nodeDescription), sizeof(((struct ibstruct_sa_node_record *)0)->nodeDescription), 14, -1, 0, -1, &desc_smp_node_description },
+	{ 3154, 3158, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_node_record, LID), sizeof(((struct ibstruct_sa_node_record *)0)->LID), 0, -1, 0, -1, -1 },
+	{ 1779, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_node_record, reserved_16), sizeof(((struct ibstruct_sa_node_record *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5140, 0, 32, 320, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_node_record, nodeInfo), sizeof(((struct ibstruct_sa_node_record *)0)->nodeInfo), 2, -1, 0, -1, 39 },
+	{ 5149, 0, 352, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_node_record, nodeDescription), sizeof(((struct ibstruct_sa_node_record *)0)->nodeDescription), 14, -1, 0, -1, 38 },
 };
 
 static const struct ibstruct_desc desc_sa_node_record = {
@@ -6388,10 +6388,10 @@ static int gen_pack_sa_port_info_record(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_sa_port_info_record[] = {
-	{ "endportLID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_port_info_record, endportLID), sizeof(((struct ibstruct_sa_port_info_record *)0)->endportLID), 0, -1, 0, -1, NULL },
-	{ "portNum", NULL, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_port_info_record, portNum), sizeof(((struct ibstruct_sa_port_info_record *)0)->portNum), 1, -1, 0, -1, NULL },
-	{ "reserved_24", NULL, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_port_info_record, reserved_24), sizeof(((struct ibstruct_sa_port_info_record *)0)->reserved_24), 2, -1, IBS_F_RESERVED, -1, NULL },
-	{ "portInfo", NULL, 32, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_port_info_record, portInfo), sizeof(((struct ibstruct_sa_port_info_record *)0)->portInfo), 3, -1, 0, -1, &desc_smp_port_info },
+	{ 5165, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_port_info_record, endportLID), sizeof(((struct ibstruct_sa_port_info_record *)0)->endportLID), 0, -1, 0, -1, -1 },
+	{ 1834, 0, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_port_info_record, portNum), sizeof(((struct ibstruct_sa_port_info_record *)0)->portNum), 1, -1, 0, -1, -1 },
+	{ 5176, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_port_info_record, reserved_24), sizeof(((struct ibstruct_sa_port_info_record *)0)->reserved_24), 2, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5188, 0, 32, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_port_info_record, portInfo), sizeof(((struct ibstruct_sa_port_info_record *)0)->portInfo), 3, -1, 0, -1, 42 },
 };
 
 static const struct ibstruct_desc desc_sa_port_info_record = {
@@ -6477,11 +6477,11 @@ static int gen_pack_sa_sl2vl_mapping_table_record(const void *h, void *buf, size
 }
 
 static const struct ibs_field fields_sa_sl2vl_mapping_table_record[] = {
-	{ "LID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, LID), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->LID), 0, -1, 0, -1, NULL },
-	{ "inputPortNum", NULL, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, inputPortNum), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->inputPortNum), 1, -1, 0, -1, NULL },
-	{ "outputPortNum", NULL, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, outputPortNum), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->outputPortNum), 2, -1, 0, -1, NULL },
-	{ "reserved_32", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, reserved_32), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->reserved_32), 3, -1, IBS_F_RESERVED, -1, NULL },
-	{ "SLToVLMappingTable", NULL, 64, 64, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, SLToVLMappingTable), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->SLToVLMappingTable), 4, -1, 0, -1, &desc_smp_sl2vl_mapping_table },
+	{ 3154, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, LID), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->LID), 0, -1, 0, -1, -1 },
+	{ 5197, 0, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, inputPortNum), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->inputPortNum), 1, -1, 0, -1, -1 },
+	{ 5210, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, outputPortNum), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->outputPortNum), 2, -1, 0, -1, -1 },
+	{ 33, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, reserved_32), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->reserved_32), 3, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5224, 0, 64, 64, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, SLToVLMappingTable), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->SLToVLMappingTable), 4, -1, 0, -1, 44 },
 };
 
 static const struct ibstruct_desc desc_sa_sl2vl_mapping_table_record = {
@@ -6564,9 +6564,9 @@ static int gen_pack_sa_switch_info_record(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_sa_switch_info_record[] = {
-	{ "LID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_switch_info_record, LID), sizeof(((struct ibstruct_sa_switch_info_record *)0)->LID), 0, -1, 0, -1, NULL },
-	{ "reserved_16", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_switch_info_record, reserved_16), sizeof(((struct ibstruct_sa_switch_info_record *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, NULL },
-	{ "switchInfo", NULL, 32, 160, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_switch_info_record, switchInfo), sizeof(((struct ibstruct_sa_switch_info_record *)0)->switchInfo), 2, -1, 0, -1, &desc_smp_switch_info },
+	{ 3154, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_switch_info_record, LID), sizeof(((struct ibstruct_sa_switch_info_record *)0)->LID), 0, -1, 0, -1, -1 },
+	{ 1779, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_switch_info_record, reserved_16), sizeof(((struct ibstruct_sa_switch_info_record *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5243, 0, 32, 160, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_switch_info_record, switchInfo), sizeof(((struct ibstruct_sa_switch_info_record *)0)->switchInfo), 2, -1, 0, -1, 40 },
 };
 
 static const struct ibstruct_desc desc_sa_switch_info_record = {
@@ -6650,10 +6650,10 @@ static int gen_pack_sa_linear_forwarding_table_record(const void *h, void *buf, 
 }
 
 static const struct ibs_field fields_sa_linear_forwarding_table_record[] = {
-	{ "LID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_linear_forwarding_table_record, LID), sizeof(((struct ibstruct_sa_linear_forwarding_table_record *)0)->LID), 0, -1, 0, -1, NULL },
-	{ "blockNum", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_linear_forwarding_table_record, blockNum), sizeof(((struct ibstruct_sa_linear_forwarding_table_record *)0)->blockNum), 1, -1, 0, -1, NULL },
-	{ "reserved_32", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_linear_forwarding_table_record, reserved_32), sizeof(((struct ibstruct_sa_linear_forwarding_table_record *)0)->reserved_32), 2, -1, IBS_F_RESERVED, -1, NULL },
-	{ "linearForwardingTable", NULL, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_linear_forwarding_table_record, linearForwardingTable), sizeof(((struct ibstruct_sa_linear_forwarding_table_record *)0)->linearForwardingTable), 3, -1, 0, -1, &desc_smp_linear_forwarding_table },
+	{ 3154, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_linear_forwarding_table_record, LID), sizeof(((struct ibstruct_sa_linear_forwarding_table_record *)0)->LID), 0, -1, 0, -1, -1 },
+	{ 5254, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_linear_forwarding_table_record, blockNum), sizeof(((struct ibstruct_sa_linear_forwarding_table_record *)0)->blockNum), 1, -1, 0, -1, -1 },
+	{ 33, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_linear_forwarding_table_record, reserved_32), sizeof(((struct ibstruct_sa_linear_forwarding_table_record *)0)->reserved_32), 2, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5263, 0, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_linear_forwarding_table_record, linearForwardingTable), sizeof(((struct ibstruct_sa_linear_forwarding_table_record *)0)->linearForwardingTable), 3, -1, 0, -1, 46 },
 };
 
 static const struct ibstruct_desc desc_sa_linear_forwarding_table_record = {
@@ -6738,10 +6738,10 @@ static int gen_pack_sa_random_forwarding_table_record(const void *h, void *buf, 
 }
 
 static const struct ibs_field fields_sa_random_forwarding_table_record[] = {
-	{ "LID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_random_forwarding_table_record, LID), sizeof(((struct ibstruct_sa_random_forwarding_table_record *)0)->LID), 0, -1, 0, -1, NULL },
-	{ "blockNum", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_random_forwarding_table_record, blockNum), sizeof(((struct ibstruct_sa_random_forwarding_table_record *)0)->blockNum), 1, -1, 0, -1, NULL },
-	{ "reserved_32", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_random_forwarding_table_record, reserved_32), sizeof(((struct ibstruct_sa_random_forwarding_table_record *)0)->reserved_32), 2, -1, IBS_F_RESERVED, -1, NULL },
-	{ "randomForwardingTable", NULL, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_random_forwarding_table_record, randomForwardingTable), sizeof(((struct ibstruct_sa_random_forwarding_table_record *)0)->randomForwardingTable), 3, -1, 0, -1, &desc_smp_random_forwarding_table },
+	{ 3154, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_random_forwarding_table_record, LID), sizeof(((struct ibstruct_sa_random_forwarding_table_record *)0)->LID), 0, -1, 0, -1, -1 },
+	{ 5254, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_random_forwarding_table_record, blockNum), sizeof(((struct ibstruct_sa_random_forwarding_table_record *)0)->blockNum), 1, -1, 0, -1, -1 },
+	{ 33, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_random_forwarding_table_record, reserved_32), sizeof(((struct ibstruct_sa_random_forwarding_table_record *)0)->reserved_32), 2, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5285, 0, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_random_forwarding_table_record, randomForwardingTable), sizeof(((struct ibstruct_sa_random_forwarding_table_record *)0)->randomForwardingTable), 3, -1, 0, -1, 48 },
 };
 
 static const struct ibstruct_desc desc_sa_random_forwarding_table_record = {
@@ -6834,12 +6834,12 @@ static int gen_pack_sa_multicast_forwarding_table_record(const void *h, void *bu
 }
 
 static const struct ibs_field fields_sa_multicast_forwarding_table_record[] = {
-	{ "LID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, LID), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->LID), 0, -1, 0, -1, NULL },
-	{ "reserved_16", NULL, 16, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, reserved_16), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, NULL },
-	{ "position", NULL, 18, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, position), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->position), 2, -1, 0, -1, NULL },
-	{ "blockNum", NULL, 22, 10, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, blockNum), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->blockNum), 3, -1, 0, -1, NULL },
-	{ "reserved_32", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, reserved_32), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->reserved_32), 4, -1, IBS_F_RESERVED, -1, NULL },
-	{ "multicastForwardingTable", NULL, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, multicastForwardingTable), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->multicastForwardingTable), 5, -1, 0, -1, &desc_smp_multicast_forwarding_table },
+	{ 3154, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, LID), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->LID), 0, -1, 0, -1, -1 },
+	{ 1779, 0, 16, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, reserved_16), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5307, 0, 18, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, position), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->position), 2, -1, 0, -1, -1 },
+	{ 5254, 0, 22, 10, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, blockNum), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->blockNum), 3, -1, 0, -1, -1 },
+	{ 33, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, reserved_32), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->reserved_32), 4, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5316, 0, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, multicastForwardingTable), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->multicastForwardingTable), 5, -1, 0, -1, 49 },
 };
 
 static const struct ibstruct_desc desc_sa_multicast_forwarding_table_record = {
@@ -6925,11 +6925,11 @@ static int gen_pack_sa_vlarb_table_record(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_sa_vlarb_table_record[] = {
-	{ "LID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_vlarb_table_record, LID), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->LID), 0, -1, 0, -1, NULL },
-	{ "outputPortNum", NULL, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_vlarb_table_record, outputPortNum), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->outputPortNum), 1, -1, 0, -1, NULL },
-	{ "blockNum", NULL, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_vlarb_table_record, blockNum), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->blockNum), 2, -1, 0, -1, NULL },
-	{ "reserved_32", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_vlarb_table_record, reserved_32), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->reserved_32), 3, -1, IBS_F_RESERVED, -1, NULL },
-	{ "VLArbitrationTable", NULL, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_vlarb_table_record, VLArbitrationTable), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->VLArbitrationTable), 4, -1, 0, -1, &desc_smp_vlarb_table },
+	{ 3154, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_vlarb_table_record, LID), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->LID), 0, -1, 0, -1, -1 },
+	{ 5210, 0, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_vlarb_table_record, outputPortNum), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->outputPortNum), 1, -1, 0, -1, -1 },
+	{ 5254, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_vlarb_table_record, blockNum), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->blockNum), 2, -1, 0, -1, -1 },
+	{ 33, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_vlarb_table_record, reserved_32), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->reserved_32), 3, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5341, 0, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_vlarb_table_record, VLArbitrationTable), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->VLArbitrationTable), 4, -1, 0, -1, 45 },
 };
 
 static const struct ibstruct_desc desc_sa_vlarb_table_record = {
@@ -7012,9 +7012,9 @@ static int gen_pack_sa_sm_info_record(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_sa_sm_info_record[] = {
-	{ "LID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sm_info_record, LID), sizeof(((struct ibstruct_sa_sm_info_record *)0)->LID), 0, -1, 0, -1, NULL },
-	{ "reserved_16", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sm_info_record, reserved_16), sizeof(((struct ibstruct_sa_sm_info_record *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, NULL },
-	{ "SMInfo", NULL, 32, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sm_info_record, SMInfo), sizeof(((struct ibstruct_sa_sm_info_record *)0)->SMInfo), 2, -1, 0, -1, &desc_smp_sm_info },
+	{ 3154, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sm_info_record, LID), sizeof(((struct ibstruct_sa_sm_info_record *)0)->LID), 0, -1, 0, -1, -1 },
+	{ 1779, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sm_info_record, reserved_16), sizeof(((struct ibstruct_sa_sm_info_record *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5360, 0, 32, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sm_info_record, SMInfo), sizeof(((struct ibstruct_sa_sm_info_record *)0)->SMInfo), 2, -1, 0, -1, 50 },
 };
 
 static const struct ibstruct_desc desc_sa_sm_info_record = {
@@ -7101,11 +7101,11 @@ static int gen_pack_sa_pkey_table_record(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_sa_pkey_table_record[] = {
-	{ "LID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_pkey_table_record, LID), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->LID), 0, -1, 0, -1, NULL },
-	{ "blockNum", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_pkey_table_record, blockNum), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->blockNum), 1, -1, 0, -1, NULL },
-	{ "portNum", NULL, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_pkey_table_record, portNum), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->portNum), 2, -1, 0, -1, NULL },
-	{ "reserved_40", NULL, 40, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_pkey_table_record, reserved_40), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->reserved_40), 3, -1, IBS_F_RESERVED, -1, NULL },
-	{ "PKeyTable", NULL, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_pkey_table_record, PKeyTable), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->PKeyTable), 4, -1, 0, -1, &desc_smp_pkey_table },
+	{ 3154, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_pkey_table_record, LID), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->LID), 0, -1, 0, -1, -1 },
+	{ 5254, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_pkey_table_record, blockNum), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->blockNum), 1, -1, 0, -1, -1 },
+	{ 1834, 0, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_pkey_table_record, portNum), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->portNum), 2, -1, 0, -1, -1 },
+	{ 1842, 0, 40, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_pkey_table_record, reserved_40), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->reserved_40), 3, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5367, 0, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_pkey_table_record, PKeyTable), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->PKeyTable), 4, -1, 0, -1, 43 },
 };
 
 static const struct ibstruct_desc desc_sa_pkey_table_record = {
@@ -7194,12 +7194,12 @@ static int gen_pack_sa_inform_info_record(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_sa_inform_info_record[] = {
-	{ "subscriberGID", NULL, 0, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_inform_info_record, subscriberGID), sizeof(((struct ibstruct_sa_inform_info_record *)0)->subscriberGID), 0, -1, 0, -1, NULL },
-	{ "enumeration", NULL, 128, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_inform_info_record, enumeration), sizeof(((struct ibstruct_sa_inform_info_record *)0)->enumeration), 1, -1, 0, -1, NULL },
-	{ "reserved_144", NULL, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_inform_info_record, reserved_144), sizeof(((struct ibstruct_sa_inform_info_record *)0)->reserved_144), 2, -1, IBS_F_RESERVED, -1, NULL },
-	{ "reserved_160", NULL, 160, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_inform_info_record, reserved_160), sizeof(((struct ibstruct_sa_inform_info_record *)0)->reserved_160), -1, -1, IBS_F_RESERVED, -1, NULL },
-	{ "informInfo", NULL, 192, 288, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_inform_info_record, informInfo), sizeof(((struct ibstruct_sa_inform_info_record *)0)->informInfo), 3, -1, 0, -1, &desc_mad_inform_info },
-	{ "reserved_480", NULL, 480, 160, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_inform_info_record, reserved_480), 20, 16, -1, IBS_F_RESERVED, -1, NULL },
+	{ 5377, 0, 0, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_inform_info_record, subscriberGID), sizeof(((struct ibstruct_sa_inform_info_record *)0)->subscriberGID), 0, -1, 0, -1, -1 },
+	{ 5391, 0, 128, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_inform_info_record, enumeration), sizeof(((struct ibstruct_sa_inform_info_record *)0)->enumeration), 1, -1, 0, -1, -1 },
+	{ 470, 0, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_inform_info_record, reserved_144), sizeof(((struct ibstruct_sa_inform_info_record *)0)->reserved_144), 2, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1344, 0, 160, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_inform_info_record, reserved_160), sizeof(((struct ibstruct_sa_inform_info_record *)0)->reserved_160), -1, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5403, 0, 192, 288, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_inform_info_record, informInfo), sizeof(((struct ibstruct_sa_inform_info_record *)0)->informInfo), 3, -1, 0, -1, 20 },
+	{ 5414, 0, 480, 160, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_inform_info_record, reserved_480), 20, 16, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_sa_inform_info_record = {
@@ -7285,11 +7285,11 @@ static int gen_pack_sa_link_record(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_sa_link_record[] = {
-	{ "fromLID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_link_record, fromLID), sizeof(((struct ibstruct_sa_link_record *)0)->fromLID), 0, -1, 0, -1, NULL },
-	{ "fromPort", NULL, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_link_record, fromPort), sizeof(((struct ibstruct_sa_link_record *)0)->fromPort), 1, -1, 0, -1, NULL },
-	{ "toPort", NULL, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_link_record, toPort), sizeof(((struct ibstruct_sa_link_record *)0)->toPort), 2, -1, 0, -1, NULL },
-	{ "toLID", NULL, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_link_record, toLID), sizeof(((struct ibstruct_sa_link_record *)0)->toLID), 3, -1, 0, -1, NULL },
-	{ "reserved_48", NULL, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_link_record, reserved_48), sizeof(((struct ibstruct_sa_link_record *)0)->reserved_48), 4, -1, IBS_F_RESERVED, -1, NULL },
+	{ 5427, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_link_record, fromLID), sizeof(((struct ibstruct_sa_link_record *)0)->fromLID), 0, -1, 0, -1, -1 },
+	{ 5435, 0, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_link_record, fromPort), sizeof(((struct ibstruct_sa_link_record *)0)->fromPort), 1, -1, 0, -1, -1 },
+	{ 5444, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_link_record, toPort), sizeof(((struct ibstruct_sa_link_record *)0)->toPort), 2, -1, 0, -1, -1 },
+	{ 5451, 0, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_link_record, toLID), sizeof(((struct ibstruct_sa_link_record *)0)->toLID), 3, -1, 0, -1, -1 },
+	{ 1854, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_link_record, reserved_48), sizeof(((struct ibstruct_sa_link_record *)0)->reserved_48), 4, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_sa_link_record = {
@@ -7375,11 +7375,11 @@ static int gen_pack_sa_guid_info_record(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_sa_guid_info_record[] = {
-	{ "LID", "Lid", 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_guid_info_record, LID), sizeof(((struct ibstruct_sa_guid_info_record *)0)->LID), 0, -1, 0, -1, NULL },
-	{ "blockNum", "BlockNum", 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_guid_info_record, blockNum), sizeof(((struct ibstruct_sa_guid_info_record *)0)->blockNum), 1, -1, 0, -1, NULL },
-	{ "reserved_24", NULL, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_guid_info_record, reserved_24), sizeof(((struct ibstruct_sa_guid_info_record *)0)->reserved_24), 2, -1, IBS_F_RESERVED, -1, NULL },
-	{ "reserved_32", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_guid_info_record, reserved_32), sizeof(((struct ibstruct_sa_guid_info_record *)0)->reserved_32), 3, -1, IBS_F_RESERVED, -1, NULL },
-	{ "GUIDInfo", NULL, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_guid_info_record, GUIDInfo), sizeof(((struct ibstruct_sa_guid_info_record *)0)->GUIDInfo), 4, -1, 0, -1, &desc_smp_guid_info },
+	{ 3154, 3158, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_guid_info_record, LID), sizeof(((struct ibstruct_sa_guid_info_record *)0)->LID), 0, -1, 0, -1, -1 },
+	{ 5254, 5457, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_guid_info_record, blockNum), sizeof(((struct ibstruct_sa_guid_info_record *)0)->blockNum), 1, -1, 0, -1, -1 },
+	{ 5176, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_guid_info_record, reserved_24), sizeof(((struct ibstruct_sa_guid_info_record *)0)->reserved_24), 2, -1, IBS_F_RESERVED, -1, -1 },
+	{ 33, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_guid_info_record, reserved_32), sizeof(((struct ibstruct_sa_guid_info_record *)0)->reserved_32), 3, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5466, 0, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_guid_info_record, GUIDInfo), sizeof(((struct ibstruct_sa_guid_info_record *)0)->GUIDInfo), 4, -1, 0, -1, 41 },
 };
 
 static const struct ibstruct_desc desc_sa_guid_info_record = {
@@ -7487,17 +7487,17 @@ static int gen_pack_sa_service_record(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_sa_service_record[] = {
-	{ "serviceID", "ServRecID", 0, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_sa_service_record, serviceID), sizeof(((struct ibstruct_sa_service_record *)0)->serviceID), 0, -1, 0, -1, NULL },
-	{ "serviceGID", "ServRecGid", 64, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceGID), sizeof(((struct ibstruct_sa_service_record *)0)->serviceGID), 1, -1, 0, -1, NULL },
-	{ "servicePKey", "ServRecPkey", 192, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_sa_service_record, servicePKey), sizeof(((struct ibstruct_sa_service_record *)0)->servicePKey), 2, -1, 0, -1, NULL },
-	{ "reserved_208", NULL, 208, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, reserved_208), sizeof(((struct ibstruct_sa_service_record *)0)->reserved_208), 3, -1, IBS_F_RESERVED, -1, NULL },
-	{ "serviceLease", "ServRecLease", 224, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceLease), sizeof(((struct ibstruct_sa_service_record *)0)->serviceLease), 4, -1, 0, -1, NULL },
-	{ "serviceKey", "ServRecKey", 256, 128, 1, IBS_T_GID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceKey), sizeof(((struct ibstruct_sa_service_record *)0)->serviceKey), 5, -1, 0, -1, NULL },
-	{ "serviceName", "ServRecName", 384, 512, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceName), 64, 6, -1, 0, -1, NULL },
-	{ "serviceData8", NULL, 896, 8, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceData8), sizeof(((struct ibstruct_sa_service_record *)0)->serviceData8[0]), 7, -1, 0, -1, NULL },
-	{ "serviceData16", NULL, 1024, 16, 8, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceData16), sizeof(((struct ibstruct_sa_service_record *)0)->serviceData16[0]), 23, -1, 0, -1, NULL },
-	{ "serviceData32", NULL, 1152, 32, 4, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceData32), sizeof(((struct ibstruct_sa_service_record *)0)->serviceData32[0]), 31, -1, 0, -1, NULL },
-	{ "serviceData64", NULL, 1280, 64, 2, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_service_record, serviceData64), sizeof(((struct ibstruct_sa_service_record *)0)->serviceData64[0]), 35, -1, 0, -1, NULL },
+	{ 5475, 5485, 0, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_sa_service_record, serviceID), sizeof(((struct ibstruct_sa_service_record *)0)->serviceID), 0, -1, 0, -1, -1 },
+	{ 5495, 5506, 64, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceGID), sizeof(((struct ibstruct_sa_service_record *)0)->serviceGID), 1, -1, 0, -1, -1 },
+	{ 5517, 5529, 192, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_sa_service_record, servicePKey), sizeof(((struct ibstruct_sa_service_record *)0)->servicePKey), 2, -1, 0, -1, -1 },
+	{ 5541, 0, 208, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, reserved_208), sizeof(((struct ibstruct_sa_service_record *)0)->reserved_208), 3, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5554, 5567, 224, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceLease), sizeof(((struct ibstruct_sa_service_record *)0)->serviceLease), 4, -1, 0, -1, -1 },
+	{ 5580, 5591, 256, 128, 1, IBS_T_GID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceKey), sizeof(((struct ibstruct_sa_service_record *)0)->serviceKey), 5, -1, 0, -1, -1 },
+	{ 5602, 5614, 384, 512, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceName), 64, 6, -1, 0, -1, -1 },
+	{ 5626, 0, 896, 8, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceData8), sizeof(((struct ibstruct_sa_service_record *)0)->serviceData8[0]), 7, -1, 0, -1, -1 },
+	{ 5639, 0, 1024, 16, 8, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceData16), sizeof(((struct ibstruct_sa_service_record *)0)->serviceData16[0]), 23, -1, 0, -1, -1 },
+	{ 5653, 0, 1152, 32, 4, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceData32), sizeof(((struct ibstruct_sa_service_record *)0)->serviceData32[0]), 31, -1, 0, -1, -1 },
+	{ 5667, 0, 1280, 64, 2, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_service_record, serviceData64), sizeof(((struct ibstruct_sa_service_record *)0)->serviceData64[0]), 35, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_sa_service_record = {
@@ -7575,7 +7575,7 @@ static int gen_pack_sa_service_record_data(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_sa_service_record_data[] = {
-	{ "serviceData", "ServRecData", 0, 512, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record_data, serviceData), 64, 0, -1, 0, -1, NULL },
+	{ 5681, 5693, 0, 512, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record_data, serviceData), 64, 0, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_sa_service_record_data = {
@@ -7663,12 +7663,12 @@ static int gen_pack_ats_service_data(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_ats_service_data[] = {
-	{ "reserved_0", NULL, 0, 96, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ats_service_data, reserved_0), 12, 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "nodeAddr", "ATSNodeAddr", 96, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ats_service_data, nodeAddr), sizeof(((struct ibstruct_ats_service_data *)0)->nodeAddr), 1, -1, 0, -1, NULL },
-	{ "magicKey", "ATSMagicKey", 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_ats_service_data, magicKey), sizeof(((struct ibstruct_ats_service_data *)0)->magicKey), 2, -1, 0, -1, NULL },
-	{ "nodeType", "ATSNodeType", 144, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_ats_service_data, nodeType), sizeof(((struct ibstruct_ats_service_data *)0)->nodeType), 3, -1, 0, -1, NULL },
-	{ "reserved_160", NULL, 160, 96, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ats_service_data, reserved_160), 12, 4, -1, IBS_F_RESERVED, -1, NULL },
-	{ "nodeName", "ATSNodeName", 256, 256, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ats_service_data, nodeName), 32, 5, -1, 0, -1, NULL },
+	{ 57, 0, 0, 96, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ats_service_data, reserved_0), 12, 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5705, 5714, 96, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ats_service_data, nodeAddr), sizeof(((struct ibstruct_ats_service_data *)0)->nodeAddr), 1, -1, 0, -1, -1 },
+	{ 5726, 5735, 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_ats_service_data, magicKey), sizeof(((struct ibstruct_ats_service_data *)0)->magicKey), 2, -1, 0, -1, -1 },
+	{ 1142, 5747, 144, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_ats_service_data, nodeType), sizeof(((struct ibstruct_ats_service_data *)0)->nodeType), 3, -1, 0, -1, -1 },
+	{ 1344, 0, 160, 96, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ats_service_data, reserved_160), 12, 4, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5759, 5768, 256, 256, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ats_service_data, nodeName), 32, 5, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_ats_service_data = {
@@ -7823,32 +7823,32 @@ static int gen_pack_sa_path_record(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_sa_path_record[] = {
-	{ "serviceID", NULL, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_path_record, serviceID), sizeof(((struct ibstruct_sa_path_record *)0)->serviceID), 0, -1, 0, -1, NULL },
-	{ "serviceID56LSB", NULL, 64, 0, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0, 0, 1, -1, 0, -1, NULL },
-	{ "DGID", "PathRecDGid", 64, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, DGID), sizeof(((struct ibstruct_sa_path_record *)0)->DGID), 2, -1, 0, -1, NULL },
-	{ "SGID", "PathRecSGid", 192, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, SGID), sizeof(((struct ibstruct_sa_path_record *)0)->SGID), 3, -1, 0, -1, NULL },
-	{ "DLID", "PathRecDLid", 320, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, DLID), sizeof(((struct ibstruct_sa_path_record *)0)->DLID), 4, -1, 0, -1, NULL },
-	{ "SLID", "PathRecSLid", 336, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, SLID), sizeof(((struct ibstruct_sa_path_record *)0)->SLID), 5, -1, 0, -1, NULL },
-	{ "rawTraffic", NULL, 352, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, rawTraffic), sizeof(((struct ibstruct_sa_path_record *)0)->rawTraffic), 6, -1, 0, -1, NULL },
-	{ "reserved_353", NULL, 353, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, reserved_353), sizeof(((struct ibstruct_sa_path_record *)0)->reserved_353), 7, -1, IBS_F_RESERVED, -1, NULL },
-	{ "flowLabel", NULL, 356, 20, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, flowLabel), sizeof(((struct ibstruct_sa_path_record *)0)->flowLabel), 8, -1, 0, -1, NULL },
-	{ "hopLimit", NULL, 376, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, hopLimit), sizeof(((struct ibstruct_sa_path_record *)0)->hopLimit), 9, -1, 0, -1, NULL },
-	{ "TClass", NULL, 384, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_path_record, TClass), sizeof(((struct ibstruct_sa_path_record *)0)->TClass), 10, -1, 0, -1, NULL },
-	{ "reversible", NULL, 392, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, reversible), sizeof(((struct ibstruct_sa_path_record *)0)->reversible), 11, -1, 0, -1, NULL },
-	{ "numbPath", "PathRecNumPath", 393, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, numbPath), sizeof(((struct ibstruct_sa_path_record *)0)->numbPath), 12, -1, 0, -1, NULL },
-	{ "PKey", NULL, 400, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_path_record, PKey), sizeof(((struct ibstruct_sa_path_record *)0)->PKey), 13, -1, 0, -1, NULL },
-	{ "QOSClass", NULL, 416, 12, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_path_record, QOSClass), sizeof(((struct ibstruct_sa_path_record *)0)->QOSClass), 14, -1, 0, -1, NULL },
-	{ "SL", "PathRecSL", 428, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, SL), sizeof(((struct ibstruct_sa_path_record *)0)->SL), 15, -1, 0, -1, NULL },
-	{ "MTUSelector", NULL, 432, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, MTUSelector), sizeof(((struct ibstruct_sa_path_record *)0)->MTUSelector), 16, IBSTRUCT_ENUM_SELECTOR, 0, -1, NULL },
-	{ "MTU", NULL, 434, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, MTU), sizeof(((struct ibstruct_sa_path_record *)0)->MTU), 17, IBSTRUCT_ENUM_MTU, 0, -1, NULL },
-	{ "rateSelector", NULL, 440, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, rateSelector), sizeof(((struct ibstruct_sa_path_record *)0)->rateSelector), 18, IBSTRUCT_ENUM_SELECTOR, 0, -1, NULL },
-	{ "rate", NULL, 442, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, rate), sizeof(((struct ibstruct_sa_path_record *)0)->rate), 19, IBSTRUCT_ENUM_RATE, 0, -1, NULL },
-	{ "packetLifeTimeSelector", NULL, 448, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, packetLifeTimeSelector), sizeof(((struct ibstruct_sa_path_record *)0)->packetLifeTimeSelector), 20, IBSTRUCT_ENUM_SELECTOR, 0, -1, NULL },
-	{ "packetLifeTime", NULL, 450, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, packetLifeTime), sizeof(((struct ibstruct_sa_path_record *)0)->packetLifeTime), 21, -1, 0, -1, NULL },
-	{ "preference", NULL, 456, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, preference), sizeof(((struct ibstruct_sa_path_record *)0)->preference), 22, -1, 0, -1, NULL },
-	{ "reversePathPKeyMemberBit", NULL, 464, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, reversePathPKeyMemberBit), sizeof(((struct ibstruct_sa_path_record *)0)->reversePathPKeyMemberBit), 23, -1, 0, -1, NULL },
-	{ "reserved_466", NULL, 466, 14, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, reserved_466), sizeof(((struct ibstruct_sa_path_record *)0)->reserved_466), 24, -1, IBS_F_RESERVED, -1, NULL },
-	{ "reserved_480", NULL, 480, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, reserved_480), sizeof(((struct ibstruct_sa_path_record *)0)->reserved_480), 25, -1, IBS_F_RESERVED, -1, NULL },
+	{ 5475, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_path_record, serviceID), sizeof(((struct ibstruct_sa_path_record *)0)->serviceID), 0, -1, 0, -1, -1 },
+	{ 5780, 0, 64, 0, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0, 0, 1, -1, 0, -1, -1 },
+	{ 141, 5795, 64, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, DGID), sizeof(((struct ibstruct_sa_path_record *)0)->DGID), 2, -1, 0, -1, -1 },
+	{ 136, 5807, 192, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, SGID), sizeof(((struct ibstruct_sa_path_record *)0)->SGID), 3, -1, 0, -1, -1 },
+	{ 28, 5819, 320, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, DLID), sizeof(((struct ibstruct_sa_path_record *)0)->DLID), 4, -1, 0, -1, -1 },
+	{ 52, 5831, 336, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, SLID), sizeof(((struct ibstruct_sa_path_record *)0)->SLID), 5, -1, 0, -1, -1 },
+	{ 5843, 0, 352, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, rawTraffic), sizeof(((struct ibstruct_sa_path_record *)0)->rawTraffic), 6, -1, 0, -1, -1 },
+	{ 5854, 0, 353, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, reserved_353), sizeof(((struct ibstruct_sa_path_record *)0)->reserved_353), 7, -1, IBS_F_RESERVED, -1, -1 },
+	{ 105, 0, 356, 20, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, flowLabel), sizeof(((struct ibstruct_sa_path_record *)0)->flowLabel), 8, -1, 0, -1, -1 },
+	{ 5867, 0, 376, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, hopLimit), sizeof(((struct ibstruct_sa_path_record *)0)->hopLimit), 9, -1, 0, -1, -1 },
+	{ 98, 0, 384, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_path_record, TClass), sizeof(((struct ibstruct_sa_path_record *)0)->TClass), 10, -1, 0, -1, -1 },
+	{ 5876, 0, 392, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, reversible), sizeof(((struct ibstruct_sa_path_record *)0)->reversible), 11, -1, 0, -1, -1 },
+	{ 5887, 5896, 393, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, numbPath), sizeof(((struct ibstruct_sa_path_record *)0)->numbPath), 12, -1, 0, -1, -1 },
+	{ 185, 0, 400, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_path_record, PKey), sizeof(((struct ibstruct_sa_path_record *)0)->PKey), 13, -1, 0, -1, -1 },
+	{ 5911, 0, 416, 12, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_path_record, QOSClass), sizeof(((struct ibstruct_sa_path_record *)0)->QOSClass), 14, -1, 0, -1, -1 },
+	{ 9, 5920, 428, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, SL), sizeof(((struct ibstruct_sa_path_record *)0)->SL), 15, -1, 0, -1, -1 },
+	{ 5930, 0, 432, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, MTUSelector), sizeof(((struct ibstruct_sa_path_record *)0)->MTUSelector), 16, IBSTRUCT_ENUM_SELECTOR, 0, -1, -1 },
+	{ 5942, 0, 434, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, MTU), sizeof(((struct ibstruct_sa_path_record *)0)->MTU), 17, IBSTRUCT_ENUM_MTU, 0, -1, -1 },
+	{ 5946, 0, 440, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, rateSelector), sizeof(((struct ibstruct_sa_path_record *)0)->rateSelector), 18, IBSTRUCT_ENUM_SELECTOR, 0, -1, -1 },
+	{ 5959, 0, 442, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, rate), sizeof(((struct ibstruct_sa_path_record *)0)->rate), 19, IBSTRUCT_ENUM_RATE, 0, -1, -1 },
+	{ 5964, 0, 448, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, packetLifeTimeSelector), sizeof(((struct ibstruct_sa_path_record *)0)->packetLifeTimeSelector), 20, IBSTRUCT_ENUM_SELECTOR, 0, -1, -1 },
+	{ 5987, 0, 450, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, packetLifeTime), sizeof(((struct ibstruct_sa_path_record *)0)->packetLifeTime), 21, -1, 0, -1, -1 },
+	{ 6002, 0, 456, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, preference), sizeof(((struct ibstruct_sa_path_record *)0)->preference), 22, -1, 0, -1, -1 },
+	{ 6013, 0, 464, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, reversePathPKeyMemberBit), sizeof(((struct ibstruct_sa_path_record *)0)->reversePathPKeyMemberBit), 23, -1, 0, -1, -1 },
+	{ 6038, 0, 466, 14, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, reserved_466), sizeof(((struct ibstruct_sa_path_record *)0)->reserved_466), 24, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5414, 0, 480, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, reserved_480), sizeof(((struct ibstruct_sa_path_record *)0)->reserved_480), 25, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_sa_path_record = {
@@ -7985,25 +7985,25 @@ static int gen_pack_sa_mcmember_record(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_sa_mcmember_record[] = {
-	{ "MGID", "McastMemMGid", 0, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, MGID), sizeof(((struct ibstruct_sa_mcmember_record *)0)->MGID), 0, -1, 0, -1, NULL },
-	{ "portGID", "McastMemPortGid", 128, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, portGID), sizeof(((struct ibstruct_sa_mcmember_record *)0)->portGID), 1, -1, 0, -1, NULL },
-	{ "QKey", "McastMemQkey", 256, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_sa_mcmember_record, QKey), sizeof(((struct ibstruct_sa_mcmember_record *)0)->QKey), 2, -1, 0, -1, NULL },
-	{ "MLID", "McastMemMLid", 288, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_sa_mcmember_record, MLID), sizeof(((struct ibstruct_sa_mcmember_record *)0)->MLID), 3, -1, 0, -1, NULL },
-	{ "MTUSelector", NULL, 304, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, MTUSelector), sizeof(((struct ibstruct_sa_mcmember_record *)0)->MTUSelector), 4, IBSTRUCT_ENUM_SELECTOR, 0, -1, NULL },
-	{ "MTU", "McastMemMTU", 306, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, MTU), sizeof(((struct ibstruct_sa_mcmember_record *)0)->MTU), 5, IBSTRUCT_ENUM_MTU, 0, -1, NULL },
-	{ "TClass", "McastMemTClass", 312, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_mcmember_record, TClass), sizeof(((struct ibstruct_sa_mcmember_record *)0)->TClass), 6, -1, 0, -1, NULL },
-	{ "PKey", "McastMemPkey", 320, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_mcmember_record, PKey), sizeof(((struct ibstruct_sa_mcmember_record *)0)->PKey), 7, -1, 0, -1, NULL },
-	{ "rateSelector", NULL, 336, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, rateSelector), sizeof(((struct ibstruct_sa_mcmember_record *)0)->rateSelector), 8, IBSTRUCT_ENUM_SELECTOR, 0, -1, NULL },
-	{ "rate", "McastMemRate", 338, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, rate), sizeof(((struct ibstruct_sa_mcmember_record *)0)->rate), 9, IBSTRUCT_ENUM_RATE, 0, -1, NULL },
-	{ "packetLifeTimeSelector", NULL, 344, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, packetLifeTimeSelector), sizeof(((struct ibstruct_sa_mcmember_record *)0)->packetLifeTimeSelector), 10, IBSTRUCT_ENUM_SELECTOR, 0, -1, NULL },
-	{ "packetLifeTime", NULL, 346, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, packetLifeTime), sizeof(((struct ibstruct_sa_mcmember_record *)0)->packetLifeTime), 11, -1, 0, -1, NULL },
-	{ "SL", "McastMemSL", 352, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, SL), sizeof(((struct ibstruct_sa_mcmember_record *)0)->SL), 12, -1, 0, -1, NULL },
-	{ "flowLabel", "McastMemFlowLbl", 356, 20, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, flowLabel), sizeof(((struct ibstruct_sa_mcmember_record *)0)->flowLabel), 13, -1, 0, -1, NULL },
-	{ "hopLimit", NULL, 376, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, hopLimit), sizeof(((struct ibstruct_sa_mcmember_record *)0)->hopLimit), 14, -1, 0, -1, NULL },
-	{ "scope", NULL, 384, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, scope), sizeof(((struct ibstruct_sa_mcmember_record *)0)->scope), 15, -1, 0, -1, NULL },
-	{ "joinState", "McastMemJoinState", 388, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, joinState), sizeof(((struct ibstruct_sa_mcmember_record *)0)->joinState), 16, -1, 0, -1, NULL },
-	{ "proxyJoin", "McastMemProxyJoin", 392, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, proxyJoin), sizeof(((struct ibstruct_sa_mcmember_record *)0)->proxyJoin), 17, -1, 0, -1, NULL },
-	{ "reserved_393", NULL, 393, 23, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, reserved_393), sizeof(((struct ibstruct_sa_mcmember_record *)0)->reserved_393), 18, -1, IBS_F_RESERVED, -1, NULL },
+	{ 6051, 6056, 0, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, MGID), sizeof(((struct ibstruct_sa_mcmember_record *)0)->MGID), 0, -1, 0, -1, -1 },
+	{ 6069, 6077, 128, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, portGID), sizeof(((struct ibstruct_sa_mcmember_record *)0)->portGID), 1, -1, 0, -1, -1 },
+	{ 224, 6093, 256, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_sa_mcmember_record, QKey), sizeof(((struct ibstruct_sa_mcmember_record *)0)->QKey), 2, -1, 0, -1, -1 },
+	{ 6106, 6111, 288, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_sa_mcmember_record, MLID), sizeof(((struct ibstruct_sa_mcmember_record *)0)->MLID), 3, -1, 0, -1, -1 },
+	{ 5930, 0, 304, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, MTUSelector), sizeof(((struct ibstruct_sa_mcmember_record *)0)->MTUSelector), 4, IBSTRUCT_ENUM_SELECTOR, 0, -1, -1 },
+	{ 5942, 6124, 306, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, MTU), sizeof(((struct ibstruct_sa_mcmember_record *)0)->MTU), 5, IBSTRUCT_ENUM_MTU, 0, -1, -1 },
+	{ 98, 6136, 312, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_mcmember_record, TClass), sizeof(((struct ibstruct_sa_mcmember_record *)0)->TClass), 6, -1, 0, -1, -1 },
+	{ 185, 6151, 320, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_mcmember_record, PKey), sizeof(((struct ibstruct_sa_mcmember_record *)0)->PKey), 7, -1, 0, -1, -1 },
+	{ 5946, 0, 336, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, rateSelector), sizeof(((struct ibstruct_sa_mcmember_record *)0)->rateSelector), 8, IBSTRUCT_ENUM_SELECTOR, 0, -1, -1 },
+	{ 5959, 6164, 338, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, rate), sizeof(((struct ibstruct_sa_mcmember_record *)0)->rate), 9, IBSTRUCT_ENUM_RATE, 0, -1, -1 },
+	{ 5964, 0, 344, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, packetLifeTimeSelector), sizeof(((struct ibstruct_sa_mcmember_record *)0)->packetLifeTimeSelector), 10, IBSTRUCT_ENUM_SELECTOR, 0, -1, -1 },
+	{ 5987, 0, 346, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, packetLifeTime), sizeof(((struct ibstruct_sa_mcmember_record *)0)->packetLifeTime), 11, -1, 0, -1, -1 },
+	{ 9, 6177, 352, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, SL), sizeof(((struct ibstruct_sa_mcmember_record *)0)->SL), 12, -1, 0, -1, -1 },
+	{ 105, 6188, 356, 20, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, flowLabel), sizeof(((struct ibstruct_sa_mcmember_record *)0)->flowLabel), 13, -1, 0, -1, -1 },
+	{ 5867, 0, 376, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, hopLimit), sizeof(((struct ibstruct_sa_mcmember_record *)0)->hopLimit), 14, -1, 0, -1, -1 },
+	{ 6204, 0, 384, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, scope), sizeof(((struct ibstruct_sa_mcmember_record *)0)->scope), 15, -1, 0, -1, -1 },
+	{ 6210, 6220, 388, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, joinState), sizeof(((struct ibstruct_sa_mcmember_record *)0)->joinState), 16, -1, 0, -1, -1 },
+	{ 6238, 6248, 392, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, proxyJoin), sizeof(((struct ibstruct_sa_mcmember_record *)0)->proxyJoin), 17, -1, 0, -1, -1 },
+	{ 6266, 0, 393, 23, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, reserved_393), sizeof(((struct ibstruct_sa_mcmember_record *)0)->reserved_393), 18, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_sa_mcmember_record = {
@@ -8101,17 +8101,17 @@ static int gen_pack_sa_trace_record(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_sa_trace_record[] = {
-	{ "GIDPrefix", NULL, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_trace_record, GIDPrefix), sizeof(((struct ibstruct_sa_trace_record *)0)->GIDPrefix), 0, -1, 0, -1, NULL },
-	{ "IDGeneration", NULL, 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, IDGeneration), sizeof(((struct ibstruct_sa_trace_record *)0)->IDGeneration), 1, -1, 0, -1, NULL },
-	{ "reserved_80", NULL, 80, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, reserved_80), sizeof(((struct ibstruct_sa_trace_record *)0)->reserved_80), 2, -1, IBS_F_RESERVED, -1, NULL },
-	{ "nodeType", NULL, 88, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, nodeType), sizeof(((struct ibstruct_sa_trace_record *)0)->nodeType), 3, IBSTRUCT_ENUM_NODE_TYPE, 0, -1, NULL },
-	{ "nodeID", NULL, 96, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, nodeID), sizeof(((struct ibstruct_sa_trace_record *)0)->nodeID), 4, -1, 0, -1, NULL },
-	{ "chassisID", NULL, 160, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, chassisID), sizeof(((struct ibstruct_sa_trace_record *)0)->chassisID), 5, -1, 0, -1, NULL },
-	{ "entryPortID", NULL, 224, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, entryPortID), sizeof(((struct ibstruct_sa_trace_record *)0)->entryPortID), 6, -1, 0, -1, NULL },
-	{ "exitPortID", NULL, 288, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, exitPortID), sizeof(((struct ibstruct_sa_trace_record *)0)->exitPortID), 7, -1, 0, -1, NULL },
-	{ "entryPort", NULL, 352, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, entryPort), sizeof(((struct ibstruct_sa_trace_record *)0)->entryPort), 8, -1, 0, -1, NULL },
-	{ "exitPort", NULL, 360, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, exitPort), sizeof(((struct ibstruct_sa_trace_record *)0)->exitPort), 9, -1, 0, -1, NULL },
-	{ "reserved_368", NULL, 368, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, reserved_368), sizeof(((struct ibstruct_sa_trace_record *)0)->reserved_368), 10, -1, IBS_F_RESERVED, -1, NULL },
+	{ 3144, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_trace_record, GIDPrefix), sizeof(((struct ibstruct_sa_trace_record *)0)->GIDPrefix), 0, -1, 0, -1, -1 },
+	{ 6279, 0, 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, IDGeneration), sizeof(((struct ibstruct_sa_trace_record *)0)->IDGeneration), 1, -1, 0, -1, -1 },
+	{ 1930, 0, 80, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, reserved_80), sizeof(((struct ibstruct_sa_trace_record *)0)->reserved_80), 2, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1142, 0, 88, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, nodeType), sizeof(((struct ibstruct_sa_trace_record *)0)->nodeType), 3, IBSTRUCT_ENUM_NODE_TYPE, 0, -1, -1 },
+	{ 6292, 0, 96, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, nodeID), sizeof(((struct ibstruct_sa_trace_record *)0)->nodeID), 4, -1, 0, -1, -1 },
+	{ 6299, 0, 160, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, chassisID), sizeof(((struct ibstruct_sa_trace_record *)0)->chassisID), 5, -1, 0, -1, -1 },
+	{ 6309, 0, 224, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, entryPortID), sizeof(((struct ibstruct_sa_trace_record *)0)->entryPortID), 6, -1, 0, -1, -1 },
+	{ 6321, 0, 288, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, exitPortID), sizeof(((struct ibstruct_sa_trace_record *)0)->exitPortID), 7, -1, 0, -1, -1 },
+	{ 6332, 0, 352, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, entryPort), sizeof(((struct ibstruct_sa_trace_record *)0)->entryPort), 8, -1, 0, -1, -1 },
+	{ 6342, 0, 360, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, exitPort), sizeof(((struct ibstruct_sa_trace_record *)0)->exitPort), 9, -1, 0, -1, -1 },
+	{ 5086, 0, 368, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, reserved_368), sizeof(((struct ibstruct_sa_trace_record *)0)->reserved_368), 10, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_sa_trace_record = {
@@ -8266,30 +8266,30 @@ static int gen_pack_sa_multi_path_record(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_sa_multi_path_record[] = {
-	{ "rawTraffic", NULL, 0, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, rawTraffic), sizeof(((struct ibstruct_sa_multi_path_record *)0)->rawTraffic), 0, -1, 0, -1, NULL },
-	{ "reserved_1", NULL, 1, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reserved_1), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_1), 1, -1, IBS_F_RESERVED, -1, NULL },
-	{ "flowLabel", NULL, 4, 20, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, flowLabel), sizeof(((struct ibstruct_sa_multi_path_record *)0)->flowLabel), 2, -1, 0, -1, NULL },
-	{ "hopLimit", NULL, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, hopLimit), sizeof(((struct ibstruct_sa_multi_path_record *)0)->hopLimit), 3, -1, 0, -1, NULL },
-	{ "TClass", NULL, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_multi_path_record, TClass), sizeof(((struct ibstruct_sa_multi_path_record *)0)->TClass), 4, -1, 0, -1, NULL },
-	{ "reversible", NULL, 40, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reversible), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reversible), 5, -1, 0, -1, NULL },
-	{ "numbPath", "MultiPathNumPath", 41, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, numbPath), sizeof(((struct ibstruct_sa_multi_path_record *)0)->numbPath), 6, -1, 0, -1, NULL },
-	{ "PKey", NULL, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_multi_path_record, PKey), sizeof(((struct ibstruct_sa_multi_path_record *)0)->PKey), 7, -1, 0, -1, NULL },
-	{ "reserved_64", NULL, 64, 12, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reserved_64), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_64), 8, -1, IBS_F_RESERVED, -1, NULL },
-	{ "SL", NULL, 76, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, SL), sizeof(((struct ibstruct_sa_multi_path_record *)0)->SL), 9, -1, 0, -1, NULL },
-	{ "MTUSelector", NULL, 80, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, MTUSelector), sizeof(((struct ibstruct_sa_multi_path_record *)0)->MTUSelector), 10, IBSTRUCT_ENUM_SELECTOR, 0, -1, NULL },
-	{ "MTU", NULL, 82, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, MTU), sizeof(((struct ibstruct_sa_multi_path_record *)0)->MTU), 11, IBSTRUCT_ENUM_MTU, 0, -1, NULL },
-	{ "rateSelector", NULL, 88, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, rateSelector), sizeof(((struct ibstruct_sa_multi_path_record *)0)->rateSelector), 12, IBSTRUCT_ENUM_SELECTOR, 0, -1, NULL },
-	{ "rate", NULL, 90, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, rate), sizeof(((struct ibstruct_sa_multi_path_record *)0)->rate), 13, IBSTRUCT_ENUM_RATE, 0, -1, NULL },
-	{ "packetLifeTimeSelector", NULL, 96, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, packetLifeTimeSelector), sizeof(((struct ibstruct_sa_multi_path_record *)0)->packetLifeTimeSelector), 14, IBSTRUCT_ENUM_SELECTOR, 0, -1, NULL },
-	{ "packetLifeTime", NULL, 98, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, packetLifeTime), sizeof(((struct ibstruct_sa_multi_path_record *)0)->packetLifeTime), 15, -1, 0, -1, NULL },
-	{ "reserved_104", NULL, 104, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reserved_104), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_104), 16, -1, IBS_F_RESERVED, -1, NULL },
-	{ "independenceSelector", NULL, 112, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, independenceSelector), sizeof(((struct ibstruct_sa_multi_path_record *)0)->independenceSelector), 17, -1, 0, -1, NULL },
-	{ "reserved_114", NULL, 114, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reserved_114), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_114), 18, -1, IBS_F_RESERVED, -1, NULL },
-	{ "SGIDCount", "MultiPathNumSrc", 120, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, SGIDCount), sizeof(((struct ibstruct_sa_multi_path_record *)0)->SGIDCount), 19, -1, 0, -1, NULL },
-	{ "DGIDCount", "MultiPathNumDest", 128, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, DGIDCount), sizeof(((struct ibstruct_sa_multi_path_record *)0)->DGIDCount), 20, -1, 0, -1, NULL },
-	{ "reserved_136", NULL, 136, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reserved_136), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_136), 21, -1, IBS_F_RESERVED, -1, NULL },
-	{ "reserved_160", NULL, 160, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reserved_160), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_160), 22, -1, IBS_F_RESERVED, -1, NULL },
-	{ "SDGID", "MultiPathGid", 192, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, SDGID), sizeof(((struct ibstruct_sa_multi_path_record *)0)->SDGID), 23, -1, 0, -1, NULL },
+	{ 5843, 0, 0, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, rawTraffic), sizeof(((struct ibstruct_sa_multi_path_record *)0)->rawTraffic), 0, -1, 0, -1, -1 },
+	{ 4800, 0, 1, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reserved_1), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_1), 1, -1, IBS_F_RESERVED, -1, -1 },
+	{ 105, 0, 4, 20, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, flowLabel), sizeof(((struct ibstruct_sa_multi_path_record *)0)->flowLabel), 2, -1, 0, -1, -1 },
+	{ 5867, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, hopLimit), sizeof(((struct ibstruct_sa_multi_path_record *)0)->hopLimit), 3, -1, 0, -1, -1 },
+	{ 98, 0, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_multi_path_record, TClass), sizeof(((struct ibstruct_sa_multi_path_record *)0)->TClass), 4, -1, 0, -1, -1 },
+	{ 5876, 0, 40, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reversible), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reversible), 5, -1, 0, -1, -1 },
+	{ 5887, 6351, 41, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, numbPath), sizeof(((struct ibstruct_sa_multi_path_record *)0)->numbPath), 6, -1, 0, -1, -1 },
+	{ 185, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_multi_path_record, PKey), sizeof(((struct ibstruct_sa_multi_path_record *)0)->PKey), 7, -1, 0, -1, -1 },
+	{ 5026, 0, 64, 12, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reserved_64), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_64), 8, -1, IBS_F_RESERVED, -1, -1 },
+	{ 9, 0, 76, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, SL), sizeof(((struct ibstruct_sa_multi_path_record *)0)->SL), 9, -1, 0, -1, -1 },
+	{ 5930, 0, 80, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, MTUSelector), sizeof(((struct ibstruct_sa_multi_path_record *)0)->MTUSelector), 10, IBSTRUCT_ENUM_SELECTOR, 0, -1, -1 },
+	{ 5942, 0, 82, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, MTU), sizeof(((struct ibstruct_sa_multi_path_record *)0)->MTU), 11, IBSTRUCT_ENUM_MTU, 0, -1, -1 },
+	{ 5946, 0, 88, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, rateSelector), sizeof(((struct ibstruct_sa_multi_path_record *)0)->rateSelector), 12, IBSTRUCT_ENUM_SELECTOR, 0, -1, -1 },
+	{ 5959, 0, 90, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, rate), sizeof(((struct ibstruct_sa_multi_path_record *)0)->rate), 13, IBSTRUCT_ENUM_RATE, 0, -1, -1 },
+	{ 5964, 0, 96, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, packetLifeTimeSelector), sizeof(((struct ibstruct_sa_multi_path_record *)0)->packetLifeTimeSelector), 14, IBSTRUCT_ENUM_SELECTOR, 0, -1, -1 },
+	{ 5987, 0, 98, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, packetLifeTime), sizeof(((struct ibstruct_sa_multi_path_record *)0)->packetLifeTime), 15, -1, 0, -1, -1 },
+	{ 6368, 0, 104, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reserved_104), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_104), 16, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6381, 0, 112, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, independenceSelector), sizeof(((struct ibstruct_sa_multi_path_record *)0)->independenceSelector), 17, -1, 0, -1, -1 },
+	{ 6402, 0, 114, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reserved_114), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_114), 18, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6415, 6425, 120, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, SGIDCount), sizeof(((struct ibstruct_sa_multi_path_record *)0)->SGIDCount), 19, -1, 0, -1, -1 },
+	{ 6441, 6451, 128, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, DGIDCount), sizeof(((struct ibstruct_sa_multi_path_record *)0)->DGIDCount), 20, -1, 0, -1, -1 },
+	{ 3079, 0, 136, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reserved_136), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_136), 21, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1344, 0, 160, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reserved_160), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_160), 22, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6468, 6474, 192, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, SDGID), sizeof(((struct ibstruct_sa_multi_path_record *)0)->SDGID), 23, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_sa_multi_path_record = {
@@ -8369,8 +8369,8 @@ static int gen_pack_sa_service_association_record(const void *h, void *buf, size
 }
 
 static const struct ibs_field fields_sa_service_association_record[] = {
-	{ "serviceKey", NULL, 0, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_association_record, serviceKey), sizeof(((struct ibstruct_sa_service_association_record *)0)->serviceKey), 0, -1, 0, -1, NULL },
-	{ "serviceName", NULL, 128, 512, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_association_record, serviceName), 64, 1, -1, 0, -1, NULL },
+	{ 5580, 0, 0, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_association_record, serviceKey), sizeof(((struct ibstruct_sa_service_association_record *)0)->serviceKey), 0, -1, 0, -1, -1 },
+	{ 5602, 0, 128, 512, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_association_record, serviceName), 64, 1, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_sa_service_association_record = {
@@ -8475,19 +8475,19 @@ static int gen_pack_pm_format(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_pm_format[] = {
-	{ "baseVersion", "MadBaseVersion", 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_format, baseVersion), sizeof(((struct ibstruct_pm_format *)0)->baseVersion), 0, -1, 0, -1, NULL },
-	{ "mgmtClass", "MadMgmtClass", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, mgmtClass), sizeof(((struct ibstruct_pm_format *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, 0, -1, NULL },
-	{ "classVersion", "MadClassVersion", 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_format, classVersion), sizeof(((struct ibstruct_pm_format *)0)->classVersion), 2, -1, 0, -1, NULL },
-	{ "R", "MadIsResponse", 24, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_format, R), sizeof(((struct ibstruct_pm_format *)0)->R), 3, -1, 0, -1, NULL },
-	{ "method", "MadMethod", 25, 7, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, method), sizeof(((struct ibstruct_pm_format *)0)->method), 4, -1, 0, -1, NULL },
-	{ "status", "MadStatus", 32, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, status), sizeof(((struct ibstruct_pm_format *)0)->status), 5, -1, 0, -1, NULL },
-	{ "classSpecific", NULL, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, classSpecific), sizeof(((struct ibstruct_pm_format *)0)->classSpecific), 6, -1, 0, -1, NULL },
-	{ "transactionID", "MadTRID", 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, transactionID), sizeof(((struct ibstruct_pm_format *)0)->transactionID), 7, -1, 0, -1, NULL },
-	{ "attributeID", "MadAttr", 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, attributeID), sizeof(((struct ibstruct_pm_format *)0)->attributeID), 8, -1, 0, -1, NULL },
-	{ "reserved_144", NULL, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_format, reserved_144), sizeof(((struct ibstruct_pm_format *)0)->reserved_144), 9, -1, IBS_F_RESERVED, -1, NULL },
-	{ "attributeModifier", "MadModifier", 160, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, attributeModifier), sizeof(((struct ibstruct_pm_format *)0)->attributeModifier), 10, -1, 0, -1, NULL },
-	{ "reserved_192", NULL, 192, 320, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_format, reserved_192), 40, 11, -1, IBS_F_RESERVED, -1, NULL },
-	{ "data", "GsData", 512, 1536, 1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_format, data), 192, 12, -1, 0, -1, NULL },
+	{ 311, 323, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_format, baseVersion), sizeof(((struct ibstruct_pm_format *)0)->baseVersion), 0, -1, 0, -1, -1 },
+	{ 338, 348, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, mgmtClass), sizeof(((struct ibstruct_pm_format *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, 0, -1, -1 },
+	{ 361, 374, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_format, classVersion), sizeof(((struct ibstruct_pm_format *)0)->classVersion), 2, -1, 0, -1, -1 },
+	{ 513, 515, 24, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_format, R), sizeof(((struct ibstruct_pm_format *)0)->R), 3, -1, 0, -1, -1 },
+	{ 390, 529, 25, 7, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, method), sizeof(((struct ibstruct_pm_format *)0)->method), 4, -1, 0, -1, -1 },
+	{ 397, 404, 32, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, status), sizeof(((struct ibstruct_pm_format *)0)->status), 5, -1, 0, -1, -1 },
+	{ 414, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, classSpecific), sizeof(((struct ibstruct_pm_format *)0)->classSpecific), 6, -1, 0, -1, -1 },
+	{ 428, 442, 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, transactionID), sizeof(((struct ibstruct_pm_format *)0)->transactionID), 7, -1, 0, -1, -1 },
+	{ 450, 462, 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, attributeID), sizeof(((struct ibstruct_pm_format *)0)->attributeID), 8, -1, 0, -1, -1 },
+	{ 470, 0, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_format, reserved_144), sizeof(((struct ibstruct_pm_format *)0)->reserved_144), 9, -1, IBS_F_RESERVED, -1, -1 },
+	{ 483, 501, 160, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, attributeModifier), sizeof(((struct ibstruct_pm_format *)0)->attributeModifier), 10, -1, 0, -1, -1 },
+	{ 4977, 0, 192, 320, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_format, reserved_192), 40, 11, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1606, 6487, 512, 1536, 1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_format, data), 192, 12, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_format = {
@@ -8652,42 +8652,42 @@ static int gen_pack_pm_port_samples_ctl(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_pm_port_samples_ctl[] = {
-	{ "opCode", "OpCode", 0, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, opCode), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->opCode), 0, -1, 0, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, portSelect), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "tick", "Tick", 16, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, tick), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->tick), 2, -1, 0, -1, NULL },
-	{ "reserved_24", NULL, 24, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_24), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->reserved_24), 3, -1, IBS_F_RESERVED, -1, NULL },
-	{ "counterWidth", "CounterWidth", 29, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, counterWidth), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterWidth), 4, -1, 0, -1, NULL },
-	{ "reserved_32", NULL, 32, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_32), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->reserved_32), 5, -1, IBS_F_RESERVED, -1, NULL },
-	{ "counterMask0", "CounterMask0", 34, 3, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterMask0), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterMask0), 6, -1, 0, -1, NULL },
-	{ "counterMasks1to9", "CounterMasks1to9", 37, 27, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterMasks1to9), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterMasks1to9), 7, -1, 0, -1, NULL },
-	{ "reserved_64", NULL, 64, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_64), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->reserved_64), 8, -1, IBS_F_RESERVED, -1, NULL },
-	{ "counterMasks10to14", "CounterMasks10to14", 65, 15, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterMasks10to14), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterMasks10to14), 9, -1, 0, -1, NULL },
-	{ "sampleMechanisms", "SampleMechanisms", 80, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, sampleMechanisms), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->sampleMechanisms), 10, -1, 0, -1, NULL },
-	{ "reserved_88", NULL, 88, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_88), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->reserved_88), 11, -1, IBS_F_RESERVED, -1, NULL },
-	{ "sampleStatus", "SampleStatus", 94, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, sampleStatus), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->sampleStatus), 12, -1, 0, -1, NULL },
-	{ "optionMask", "OptionMask", 96, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, optionMask), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->optionMask), 13, -1, 0, -1, NULL },
-	{ "vendorMask", "VendorMask", 160, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, vendorMask), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->vendorMask), 14, -1, 0, -1, NULL },
-	{ "sampleStart", "SampleStart", 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, sampleStart), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->sampleStart), 15, -1, 0, -1, NULL },
-	{ "sampleInterval", "SampleInterval", 256, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, sampleInterval), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->sampleInterval), 16, -1, 0, -1, NULL },
-	{ "tag", "Tag", 288, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, tag), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->tag), 17, -1, 0, -1, NULL },
-	{ "counterSelect0", "CounterSelect0", 304, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect0), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect0), 18, -1, 0, -1, NULL },
-	{ "counterSelect1", "CounterSelect1", 320, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect1), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect1), 19, -1, 0, -1, NULL },
-	{ "counterSelect2", "CounterSelect2", 336, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect2), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect2), 20, -1, 0, -1, NULL },
-	{ "counterSelect3", "CounterSelect3", 352, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect3), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect3), 21, -1, 0, -1, NULL },
-	{ "counterSelect4", "CounterSelect4", 368, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect4), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect4), 22, -1, 0, -1, NULL },
-	{ "counterSelect5", "CounterSelect5", 384, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect5), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect5), 23, -1, 0, -1, NULL },
-	{ "counterSelect6", "CounterSelect6", 400, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect6), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect6), 24, -1, 0, -1, NULL },
-	{ "counterSelect7", "CounterSelect7", 416, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect7), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect7), 25, -1, 0, -1, NULL },
-	{ "counterSelect8", "CounterSelect8", 432, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect8), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect8), 26, -1, 0, -1, NULL },
-	{ "counterSelect9", "CounterSelect9", 448, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect9), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect9), 27, -1, 0, -1, NULL },
-	{ "counterSelect10", "CounterSelect10", 464, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect10), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect10), 28, -1, 0, -1, NULL },
-	{ "counterSelect11", "CounterSelect11", 480, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect11), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect11), 29, -1, 0, -1, NULL },
-	{ "counterSelect12", "CounterSelect12", 496, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect12), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect12), 30, -1, 0, -1, NULL },
-	{ "counterSelect13", "CounterSelect13", 512, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect13), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect13), 31, -1, 0, -1, NULL },
-	{ "counterSelect14", "CounterSelect14", 528, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect14), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect14), 32, -1, 0, -1, NULL },
-	{ "reserved_544", NULL, 544, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_544), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->reserved_544), 33, -1, IBS_F_RESERVED, -1, NULL },
-	{ "samplesOnlyOptionMask", "SamplesOnlyOptionMask", 576, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, samplesOnlyOptionMask), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->samplesOnlyOptionMask), 34, -1, 0, -1, NULL },
-	{ "reserved_640", NULL, 640, 896, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_640), 112, 35, -1, IBS_F_RESERVED, -1, NULL },
+	{ 6494, 6501, 0, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, opCode), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->opCode), 0, -1, 0, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, portSelect), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 6530, 6535, 16, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, tick), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->tick), 2, -1, 0, -1, -1 },
+	{ 5176, 0, 24, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_24), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->reserved_24), 3, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6540, 6553, 29, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, counterWidth), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterWidth), 4, -1, 0, -1, -1 },
+	{ 33, 0, 32, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_32), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->reserved_32), 5, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6566, 6579, 34, 3, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterMask0), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterMask0), 6, -1, 0, -1, -1 },
+	{ 6592, 6609, 37, 27, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterMasks1to9), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterMasks1to9), 7, -1, 0, -1, -1 },
+	{ 5026, 0, 64, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_64), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->reserved_64), 8, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6626, 6645, 65, 15, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterMasks10to14), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterMasks10to14), 9, -1, 0, -1, -1 },
+	{ 6664, 6681, 80, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, sampleMechanisms), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->sampleMechanisms), 10, -1, 0, -1, -1 },
+	{ 6698, 0, 88, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_88), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->reserved_88), 11, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6710, 6723, 94, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, sampleStatus), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->sampleStatus), 12, -1, 0, -1, -1 },
+	{ 6736, 6747, 96, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, optionMask), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->optionMask), 13, -1, 0, -1, -1 },
+	{ 6758, 6769, 160, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, vendorMask), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->vendorMask), 14, -1, 0, -1, -1 },
+	{ 6780, 6792, 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, sampleStart), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->sampleStart), 15, -1, 0, -1, -1 },
+	{ 6804, 6819, 256, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, sampleInterval), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->sampleInterval), 16, -1, 0, -1, -1 },
+	{ 6834, 6838, 288, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, tag), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->tag), 17, -1, 0, -1, -1 },
+	{ 6842, 6857, 304, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect0), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect0), 18, -1, 0, -1, -1 },
+	{ 6872, 6887, 320, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect1), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect1), 19, -1, 0, -1, -1 },
+	{ 6902, 6917, 336, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect2), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect2), 20, -1, 0, -1, -1 },
+	{ 6932, 6947, 352, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect3), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect3), 21, -1, 0, -1, -1 },
+	{ 6962, 6977, 368, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect4), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect4), 22, -1, 0, -1, -1 },
+	{ 6992, 7007, 384, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect5), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect5), 23, -1, 0, -1, -1 },
+	{ 7022, 7037, 400, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect6), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect6), 24, -1, 0, -1, -1 },
+	{ 7052, 7067, 416, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect7), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect7), 25, -1, 0, -1, -1 },
+	{ 7082, 7097, 432, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect8), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect8), 26, -1, 0, -1, -1 },
+	{ 7112, 7127, 448, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect9), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect9), 27, -1, 0, -1, -1 },
+	{ 7142, 7158, 464, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect10), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect10), 28, -1, 0, -1, -1 },
+	{ 7174, 7190, 480, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect11), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect11), 29, -1, 0, -1, -1 },
+	{ 7206, 7222, 496, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect12), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect12), 30, -1, 0, -1, -1 },
+	{ 7238, 7254, 512, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect13), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect13), 31, -1, 0, -1, -1 },
+	{ 7270, 7286, 528, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect14), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect14), 32, -1, 0, -1, -1 },
+	{ 7302, 0, 544, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_544), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->reserved_544), 33, -1, IBS_F_RESERVED, -1, -1 },
+	{ 7315, 7337, 576, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, samplesOnlyOptionMask), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->samplesOnlyOptionMask), 34, -1, 0, -1, -1 },
+	{ 7359, 0, 640, 896, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_640), 112, 35, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_samples_ctl = {
@@ -8778,10 +8778,10 @@ static int gen_pack_pm_port_samples_res(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_pm_port_samples_res[] = {
-	{ "tag", "Tag", 0, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_res, tag), sizeof(((struct ibstruct_pm_port_samples_res *)0)->tag), 0, -1, 0, -1, NULL },
-	{ "reserved_16", NULL, 16, 14, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res, reserved_16), sizeof(((struct ibstruct_pm_port_samples_res *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, NULL },
-	{ "sampleStatus", "SampleStatus", 30, 2, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res, sampleStatus), sizeof(((struct ibstruct_pm_port_samples_res *)0)->sampleStatus), 2, -1, 0, -1, NULL },
-	{ "counter", "Counter", 32, 32, 15, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res, counter), sizeof(((struct ibstruct_pm_port_samples_res *)0)->counter[0]), 3, -1, 0, -1, NULL },
+	{ 6834, 6838, 0, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_res, tag), sizeof(((struct ibstruct_pm_port_samples_res *)0)->tag), 0, -1, 0, -1, -1 },
+	{ 1779, 0, 16, 14, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res, reserved_16), sizeof(((struct ibstruct_pm_port_samples_res *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6710, 6723, 30, 2, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res, sampleStatus), sizeof(((struct ibstruct_pm_port_samples_res *)0)->sampleStatus), 2, -1, 0, -1, -1 },
+	{ 7372, 7380, 32, 32, 15, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res, counter), sizeof(((struct ibstruct_pm_port_samples_res *)0)->counter[0]), 3, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_samples_res = {
@@ -8904,28 +8904,28 @@ static int gen_pack_pm_port_counters(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_pm_port_counters[] = {
-	{ "reserved_0", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, reserved_0), sizeof(((struct ibstruct_pm_port_counters *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portSelect), sizeof(((struct ibstruct_pm_port_counters *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "counterSelect", "CounterSelect", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_counters, counterSelect), sizeof(((struct ibstruct_pm_port_counters *)0)->counterSelect), 2, -1, 0, -1, NULL },
-	{ "symbolErrorCounter", "SymbolErrorCounter", 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, symbolErrorCounter), sizeof(((struct ibstruct_pm_port_counters *)0)->symbolErrorCounter), 3, -1, 0, -1, NULL },
-	{ "linkErrorRecoveryCounter", "LinkErrorRecoveryCounter", 48, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, linkErrorRecoveryCounter), sizeof(((struct ibstruct_pm_port_counters *)0)->linkErrorRecoveryCounter), 4, -1, 0, -1, NULL },
-	{ "linkDownedCounter", "LinkDownedCounter", 56, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, linkDownedCounter), sizeof(((struct ibstruct_pm_port_counters *)0)->linkDownedCounter), 5, -1, 0, -1, NULL },
-	{ "portRcvErrors", "PortRcvErrors", 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portRcvErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvErrors), 6, -1, 0, -1, NULL },
-	{ "portRcvRemotePhysicalErrors", "PortRcvRemotePhysicalErrors", 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portRcvRemotePhysicalErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvRemotePhysicalErrors), 7, -1, 0, -1, NULL },
-	{ "portRcvSwitchRelayErrors", "PortRcvSwitchRelayErrors", 96, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portRcvSwitchRelayErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvSwitchRelayErrors), 8, -1, 0, -1, NULL },
-	{ "portXmitDiscards", "PortXmitDiscards", 112, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portXmitDiscards), sizeof(((struct ibstruct_pm_port_counters *)0)->portXmitDiscards), 9, -1, 0, -1, NULL },
-	{ "portXmitConstraintErrors", "PortXmitConstraintErrors", 128, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portXmitConstraintErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->portXmitConstraintErrors), 10, -1, 0, -1, NULL },
-	{ "portRcvConstraintErrors", "PortRcvConstraintErrors", 136, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portRcvConstraintErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvConstraintErrors), 11, -1, 0, -1, NULL },
-	{ "counterSelect2", "CounterSelect2", 144, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_counters, counterSelect2), sizeof(((struct ibstruct_pm_port_counters *)0)->counterSelect2), 12, -1, 0, -1, NULL },
-	{ "localLinkIntegrityErrors", "LocalLinkIntegrityErrors", 152, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, localLinkIntegrityErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->localLinkIntegrityErrors), 13, -1, 0, -1, NULL },
-	{ "excessiveBufferOverrunErrors", "ExcessiveBufferOverrunErrors", 156, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, excessiveBufferOverrunErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->excessiveBufferOverrunErrors), 14, -1, 0, -1, NULL },
-	{ "QP1Dropped", "QP1Dropped", 160, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, QP1Dropped), sizeof(((struct ibstruct_pm_port_counters *)0)->QP1Dropped), 15, -1, 0, 16, NULL },
-	{ "VL15Dropped", "VL15Dropped", 176, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, VL15Dropped), sizeof(((struct ibstruct_pm_port_counters *)0)->VL15Dropped), 16, -1, 0, -1, NULL },
-	{ "portXmitData", "PortXmitData", 192, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portXmitData), sizeof(((struct ibstruct_pm_port_counters *)0)->portXmitData), 17, -1, 0, -1, NULL },
-	{ "portRcvData", "PortRcvData", 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portRcvData), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvData), 18, -1, 0, -1, NULL },
-	{ "portXmitPkts", "PortXmitPkts", 256, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portXmitPkts), sizeof(((struct ibstruct_pm_port_counters *)0)->portXmitPkts), 19, -1, 0, -1, NULL },
-	{ "portRcvPkts", "PortRcvPkts", 288, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portRcvPkts), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvPkts), 20, -1, 0, -1, NULL },
-	{ "portXmitWait", "PortXmitWait", 320, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portXmitWait), sizeof(((struct ibstruct_pm_port_counters *)0)->portXmitWait), 21, -1, 0, -1, NULL },
+	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, reserved_0), sizeof(((struct ibstruct_pm_port_counters *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portSelect), sizeof(((struct ibstruct_pm_port_counters *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_counters, counterSelect), sizeof(((struct ibstruct_pm_port_counters *)0)->counterSelect), 2, -1, 0, -1, -1 },
+	{ 7416, 7435, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, symbolErrorCounter), sizeof(((struct ibstruct_pm_port_counters *)0)->symbolErrorCounter), 3, -1, 0, -1, -1 },
+	{ 7454, 7479, 48, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, linkErrorRecoveryCounter), sizeof(((struct ibstruct_pm_port_counters *)0)->linkErrorRecoveryCounter), 4, -1, 0, -1, -1 },
+	{ 7504, 7522, 56, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, linkDownedCounter), sizeof(((struct ibstruct_pm_port_counters *)0)->linkDownedCounter), 5, -1, 0, -1, -1 },
+	{ 7540, 7554, 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portRcvErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvErrors), 6, -1, 0, -1, -1 },
+	{ 7568, 7596, 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portRcvRemotePhysicalErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvRemotePhysicalErrors), 7, -1, 0, -1, -1 },
+	{ 7624, 7649, 96, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portRcvSwitchRelayErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvSwitchRelayErrors), 8, -1, 0, -1, -1 },
+	{ 7674, 7691, 112, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portXmitDiscards), sizeof(((struct ibstruct_pm_port_counters *)0)->portXmitDiscards), 9, -1, 0, -1, -1 },
+	{ 7708, 7733, 128, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portXmitConstraintErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->portXmitConstraintErrors), 10, -1, 0, -1, -1 },
+	{ 7758, 7782, 136, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portRcvConstraintErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvConstraintErrors), 11, -1, 0, -1, -1 },
+	{ 6902, 6917, 144, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_counters, counterSelect2), sizeof(((struct ibstruct_pm_port_counters *)0)->counterSelect2), 12, -1, 0, -1, -1 },
+	{ 7806, 7831, 152, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, localLinkIntegrityErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->localLinkIntegrityErrors), 13, -1, 0, -1, -1 },
+	{ 7856, 7885, 156, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, excessiveBufferOverrunErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->excessiveBufferOverrunErrors), 14, -1, 0, -1, -1 },
+	{ 7914, 7914, 160, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, QP1Dropped), sizeof(((struct ibstruct_pm_port_counters *)0)->QP1Dropped), 15, -1, 0, 16, -1 },
+	{ 7925, 7925, 176, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, VL15Dropped), sizeof(((struct ibstruct_pm_port_counters *)0)->VL15Dropped), 16, -1, 0, -1, -1 },
+	{ 7937, 7950, 192, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portXmitData), sizeof(((struct ibstruct_pm_port_counters *)0)->portXmitData), 17, -1, 0, -1, -1 },
+	{ 7963, 7975, 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portRcvData), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvData), 18, -1, 0, -1, -1 },
+	{ 7987, 8000, 256, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portXmitPkts), sizeof(((struct ibstruct_pm_port_counters *)0)->portXmitPkts), 19, -1, 0, -1, -1 },
+	{ 8013, 8025, 288, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portRcvPkts), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvPkts), 20, -1, 0, -1, -1 },
+	{ 8037, 8050, 320, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portXmitWait), sizeof(((struct ibstruct_pm_port_counters *)0)->portXmitWait), 21, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_counters = {
@@ -9019,15 +9019,15 @@ static int gen_pack_pm_port_rcv_error_details(const void *h, void *buf, size_t l
 }
 
 static const struct ibs_field fields_pm_port_rcv_error_details[] = {
-	{ "reserved_0", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, reserved_0), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portSelect), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "counterSelect", "CounterSelect", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_rcv_error_details, counterSelect), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->counterSelect), 2, -1, 0, -1, NULL },
-	{ "portLocalPhysicalErrors", "PortLocalPhysicalErrors", 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portLocalPhysicalErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portLocalPhysicalErrors), 3, -1, 0, -1, NULL },
-	{ "portMalformedPacketErrors", "PortMalformedPktErrors", 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portMalformedPacketErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portMalformedPacketErrors), 4, -1, 0, -1, NULL },
-	{ "portBufferOverrunErrors", "PortBufferOverrunErrors", 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portBufferOverrunErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portBufferOverrunErrors), 5, -1, 0, -1, NULL },
-	{ "portDLIDMappingErrors", "PortDLIDMappingErrors", 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portDLIDMappingErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portDLIDMappingErrors), 6, -1, 0, -1, NULL },
-	{ "portVLMappingErrors", "PortVLMappingErrors", 96, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portVLMappingErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portVLMappingErrors), 7, -1, 0, -1, NULL },
-	{ "portLoopingErrors", "PortLoopingErrors", 112, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portLoopingErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portLoopingErrors), 8, -1, 0, -1, NULL },
+	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, reserved_0), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portSelect), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_rcv_error_details, counterSelect), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->counterSelect), 2, -1, 0, -1, -1 },
+	{ 8063, 8087, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portLocalPhysicalErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portLocalPhysicalErrors), 3, -1, 0, -1, -1 },
+	{ 8111, 8137, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portMalformedPacketErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portMalformedPacketErrors), 4, -1, 0, -1, -1 },
+	{ 8160, 8184, 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portBufferOverrunErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portBufferOverrunErrors), 5, -1, 0, -1, -1 },
+	{ 8208, 8230, 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portDLIDMappingErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portDLIDMappingErrors), 6, -1, 0, -1, -1 },
+	{ 8252, 8272, 96, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portVLMappingErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portVLMappingErrors), 7, -1, 0, -1, -1 },
+	{ 8292, 8310, 112, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portLoopingErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portLoopingErrors), 8, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_rcv_error_details = {
@@ -9117,13 +9117,13 @@ static int gen_pack_pm_port_xmit_discard_details(const void *h, void *buf, size_
 }
 
 static const struct ibs_field fields_pm_port_xmit_discard_details[] = {
-	{ "reserved_0", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_discard_details, reserved_0), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_discard_details, portSelect), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "counterSelect", "CounterSelect", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_xmit_discard_details, counterSelect), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->counterSelect), 2, -1, 0, -1, NULL },
-	{ "portInactiveDiscards", "PortInactiveDiscards", 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_discard_details, portInactiveDiscards), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->portInactiveDiscards), 3, -1, 0, -1, NULL },
-	{ "portNeighborMTUDiscards", "PortNeighborMTUDiscards", 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_discard_details, portNeighborMTUDiscards), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->portNeighborMTUDiscards), 4, -1, 0, -1, NULL },
-	{ "portSwLifetimeLimitDiscards", "PortSwLifetimeLimitDiscards", 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_discard_details, portSwLifetimeLimitDiscards), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->portSwLifetimeLimitDiscards), 5, -1, 0, -1, NULL },
-	{ "portSwHOQLimitDiscards", "PortSwHOQLifetimeLimitDiscards", 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_discard_details, portSwHOQLimitDiscards), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->portSwHOQLimitDiscards), 6, -1, 0, -1, NULL },
+	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_discard_details, reserved_0), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_discard_details, portSelect), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_xmit_discard_details, counterSelect), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->counterSelect), 2, -1, 0, -1, -1 },
+	{ 8328, 8349, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_discard_details, portInactiveDiscards), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->portInactiveDiscards), 3, -1, 0, -1, -1 },
+	{ 8370, 8394, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_discard_details, portNeighborMTUDiscards), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->portNeighborMTUDiscards), 4, -1, 0, -1, -1 },
+	{ 8418, 8446, 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_discard_details, portSwLifetimeLimitDiscards), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->portSwLifetimeLimitDiscards), 5, -1, 0, -1, -1 },
+	{ 8474, 8497, 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_discard_details, portSwHOQLimitDiscards), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->portSwHOQLimitDiscards), 6, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_xmit_discard_details = {
@@ -9209,11 +9209,11 @@ static int gen_pack_pm_port_op_rcv_counters(const void *h, void *buf, size_t len
 }
 
 static const struct ibs_field fields_pm_port_op_rcv_counters[] = {
-	{ "opCode", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_op_rcv_counters, opCode), sizeof(((struct ibstruct_pm_port_op_rcv_counters *)0)->opCode), 0, -1, 0, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_op_rcv_counters, portSelect), sizeof(((struct ibstruct_pm_port_op_rcv_counters *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "counterSelect", "CounterSelect", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_op_rcv_counters, counterSelect), sizeof(((struct ibstruct_pm_port_op_rcv_counters *)0)->counterSelect), 2, -1, 0, -1, NULL },
-	{ "portOpRcvPkts", "PortOpRcvPkts", 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_op_rcv_counters, portOpRcvPkts), sizeof(((struct ibstruct_pm_port_op_rcv_counters *)0)->portOpRcvPkts), 3, -1, 0, -1, NULL },
-	{ "portOpRcvData", "PortOpRcvData", 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_op_rcv_counters, portOpRcvData), sizeof(((struct ibstruct_pm_port_op_rcv_counters *)0)->portOpRcvData), 4, -1, 0, -1, NULL },
+	{ 6494, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_op_rcv_counters, opCode), sizeof(((struct ibstruct_pm_port_op_rcv_counters *)0)->opCode), 0, -1, 0, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_op_rcv_counters, portSelect), sizeof(((struct ibstruct_pm_port_op_rcv_counters *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_op_rcv_counters, counterSelect), sizeof(((struct ibstruct_pm_port_op_rcv_counters *)0)->counterSelect), 2, -1, 0, -1, -1 },
+	{ 8528, 8542, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_op_rcv_counters, portOpRcvPkts), sizeof(((struct ibstruct_pm_port_op_rcv_counters *)0)->portOpRcvPkts), 3, -1, 0, -1, -1 },
+	{ 8556, 8570, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_op_rcv_counters, portOpRcvData), sizeof(((struct ibstruct_pm_port_op_rcv_counters *)0)->portOpRcvData), 4, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_op_rcv_counters = {
@@ -9299,11 +9299,11 @@ static int gen_pack_pm_port_flow_ctl_counters(const void *h, void *buf, size_t l
 }
 
 static const struct ibs_field fields_pm_port_flow_ctl_counters[] = {
-	{ "reserved_0", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_flow_ctl_counters, reserved_0), sizeof(((struct ibstruct_pm_port_flow_ctl_counters *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_flow_ctl_counters, portSelect), sizeof(((struct ibstruct_pm_port_flow_ctl_counters *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "counterSelect", "CounterSelect", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_flow_ctl_counters, counterSelect), sizeof(((struct ibstruct_pm_port_flow_ctl_counters *)0)->counterSelect), 2, -1, 0, -1, NULL },
-	{ "portXmitFlowPkts", "PortXmitFlowPkts", 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_flow_ctl_counters, portXmitFlowPkts), sizeof(((struct ibstruct_pm_port_flow_ctl_counters *)0)->portXmitFlowPkts), 3, -1, 0, -1, NULL },
-	{ "portRcvFlowPkts", "PortRcvFlowPkts", 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_flow_ctl_counters, portRcvFlowPkts), sizeof(((struct ibstruct_pm_port_flow_ctl_counters *)0)->portRcvFlowPkts), 4, -1, 0, -1, NULL },
+	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_flow_ctl_counters, reserved_0), sizeof(((struct ibstruct_pm_port_flow_ctl_counters *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_flow_ctl_counters, portSelect), sizeof(((struct ibstruct_pm_port_flow_ctl_counters *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_flow_ctl_counters, counterSelect), sizeof(((struct ibstruct_pm_port_flow_ctl_counters *)0)->counterSelect), 2, -1, 0, -1, -1 },
+	{ 8584, 8601, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_flow_ctl_counters, portXmitFlowPkts), sizeof(((struct ibstruct_pm_port_flow_ctl_counters *)0)->portXmitFlowPkts), 3, -1, 0, -1, -1 },
+	{ 8618, 8634, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_flow_ctl_counters, portRcvFlowPkts), sizeof(((struct ibstruct_pm_port_flow_ctl_counters *)0)->portRcvFlowPkts), 4, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_flow_ctl_counters = {
@@ -9391,10 +9391,10 @@ static int gen_pack_pm_port_vl_op_packets(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_pm_port_vl_op_packets[] = {
-	{ "opCode", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_op_packets, opCode), sizeof(((struct ibstruct_pm_port_vl_op_packets *)0)->opCode), 0, -1, 0, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_op_packets, portSelect), sizeof(((struct ibstruct_pm_port_vl_op_packets *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "counterSelect", "CounterSelect", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_op_packets, counterSelect), sizeof(((struct ibstruct_pm_port_vl_op_packets *)0)->counterSelect), 2, -1, 0, -1, NULL },
-	{ "portVLOpPackets", "PortVLOpPackets", 32, 16, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_op_packets, portVLOpPackets), sizeof(((struct ibstruct_pm_port_vl_op_packets *)0)->portVLOpPackets[0]), 3, -1, 0, -1, NULL },
+	{ 6494, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_op_packets, opCode), sizeof(((struct ibstruct_pm_port_vl_op_packets *)0)->opCode), 0, -1, 0, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_op_packets, portSelect), sizeof(((struct ibstruct_pm_port_vl_op_packets *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_op_packets, counterSelect), sizeof(((struct ibstruct_pm_port_vl_op_packets *)0)->counterSelect), 2, -1, 0, -1, -1 },
+	{ 8650, 8666, 32, 16, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_op_packets, portVLOpPackets), sizeof(((struct ibstruct_pm_port_vl_op_packets *)0)->portVLOpPackets[0]), 3, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_vl_op_packets = {
@@ -9482,10 +9482,10 @@ static int gen_pack_pm_port_vl_op_data(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_pm_port_vl_op_data[] = {
-	{ "opCode", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_op_data, opCode), sizeof(((struct ibstruct_pm_port_vl_op_data *)0)->opCode), 0, -1, 0, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_op_data, portSelect), sizeof(((struct ibstruct_pm_port_vl_op_data *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "counterSelect", "CounterSelect", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_op_data, counterSelect), sizeof(((struct ibstruct_pm_port_vl_op_data *)0)->counterSelect), 2, -1, 0, -1, NULL },
-	{ "portVLOpData", "PortVLOpData", 32, 32, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_op_data, portVLOpData), sizeof(((struct ibstruct_pm_port_vl_op_data *)0)->portVLOpData[0]), 3, -1, 0, -1, NULL },
+	{ 6494, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_op_data, opCode), sizeof(((struct ibstruct_pm_port_vl_op_data *)0)->opCode), 0, -1, 0, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_op_data, portSelect), sizeof(((struct ibstruct_pm_port_vl_op_data *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_op_data, counterSelect), sizeof(((struct ibstruct_pm_port_vl_op_data *)0)->counterSelect), 2, -1, 0, -1, -1 },
+	{ 8682, 8695, 32, 32, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_op_data, portVLOpData), sizeof(((struct ibstruct_pm_port_vl_op_data *)0)->portVLOpData[0]), 3, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_vl_op_data = {
@@ -9602,10 +9602,10 @@ static int gen_pack_pm_port_vl_xmit_flow_ctl_update_errors(const void *h, void *
 }
 
 static const struct ibs_field fields_pm_port_vl_xmit_flow_ctl_update_errors[] = {
-	{ "reserved_0", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors, reserved_0), sizeof(((struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors, portSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "counterSelect", "CounterSelect", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors, counterSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *)0)->counterSelect), 2, -1, 0, -1, NULL },
-	{ "portVLXmitFlowCtlUpdateErrors", "PortVLXmitFlowCtlUpdateErrors", 32, 2, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors, portVLXmitFlowCtlUpdateErrors), sizeof(((struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *)0)->portVLXmitFlowCtlUpdateErrors[0]), 3, -1, 0, -1, NULL },
+	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors, reserved_0), sizeof(((struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors, portSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors, counterSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *)0)->counterSelect), 2, -1, 0, -1, -1 },
+	{ 8708, 8738, 32, 2, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors, portVLXmitFlowCtlUpdateErrors), sizeof(((struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *)0)->portVLXmitFlowCtlUpdateErrors[0]), 3, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_vl_xmit_flow_ctl_update_errors = {
@@ -9693,10 +9693,10 @@ static int gen_pack_pm_port_vl_xmit_wait_counters(const void *h, void *buf, size
 }
 
 static const struct ibs_field fields_pm_port_vl_xmit_wait_counters[] = {
-	{ "reserved_0", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_wait_counters, reserved_0), sizeof(((struct ibstruct_pm_port_vl_xmit_wait_counters *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_wait_counters, portSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_wait_counters *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "counterSelect", "CounterSelect", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_xmit_wait_counters, counterSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_wait_counters *)0)->counterSelect), 2, -1, 0, -1, NULL },
-	{ "portVLXmitWait", "PortVLXmitWait", 32, 16, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_wait_counters, portVLXmitWait), sizeof(((struct ibstruct_pm_port_vl_xmit_wait_counters *)0)->portVLXmitWait[0]), 3, -1, 0, -1, NULL },
+	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_wait_counters, reserved_0), sizeof(((struct ibstruct_pm_port_vl_xmit_wait_counters *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_wait_counters, portSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_wait_counters *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_xmit_wait_counters, counterSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_wait_counters *)0)->counterSelect), 2, -1, 0, -1, -1 },
+	{ 8768, 8783, 32, 16, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_wait_counters, portVLXmitWait), sizeof(((struct ibstruct_pm_port_vl_xmit_wait_counters *)0)->portVLXmitWait[0]), 3, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_vl_xmit_wait_counters = {
@@ -9784,10 +9784,10 @@ static int gen_pack_pm_sw_port_vl_congestion(const void *h, void *buf, size_t le
 }
 
 static const struct ibs_field fields_pm_sw_port_vl_congestion[] = {
-	{ "reserved_0", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_sw_port_vl_congestion, reserved_0), sizeof(((struct ibstruct_pm_sw_port_vl_congestion *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_sw_port_vl_congestion, portSelect), sizeof(((struct ibstruct_pm_sw_port_vl_congestion *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "counterSelect", "CounterSelect", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_sw_port_vl_congestion, counterSelect), sizeof(((struct ibstruct_pm_sw_port_vl_congestion *)0)->counterSelect), 2, -1, 0, -1, NULL },
-	{ "swPortVLCongestion", "SWPortVLCongestion", 32, 16, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_sw_port_vl_congestion, swPortVLCongestion), sizeof(((struct ibstruct_pm_sw_port_vl_congestion *)0)->swPortVLCongestion[0]), 3, -1, 0, -1, NULL },
+	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_sw_port_vl_congestion, reserved_0), sizeof(((struct ibstruct_pm_sw_port_vl_congestion *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_sw_port_vl_congestion, portSelect), sizeof(((struct ibstruct_pm_sw_port_vl_congestion *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_sw_port_vl_congestion, counterSelect), sizeof(((struct ibstruct_pm_sw_port_vl_congestion *)0)->counterSelect), 2, -1, 0, -1, -1 },
+	{ 8798, 8817, 32, 16, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_sw_port_vl_congestion, swPortVLCongestion), sizeof(((struct ibstruct_pm_sw_port_vl_congestion *)0)->swPortVLCongestion[0]), 3, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_sw_port_vl_congestion = {
@@ -9886,12 +9886,12 @@ static int gen_pack_pm_port_samples_res_ext(const void *h, void *buf, size_t len
 }
 
 static const struct ibs_field fields_pm_port_samples_res_ext[] = {
-	{ "tag", "Tag", 0, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_res_ext, tag), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->tag), 0, -1, 0, -1, NULL },
-	{ "reserved_16", NULL, 16, 14, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res_ext, reserved_16), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, NULL },
-	{ "sampleStatus", "SampleStatus", 30, 2, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res_ext, sampleStatus), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->sampleStatus), 2, -1, 0, -1, NULL },
-	{ "extendedWidth", "ExtendedWidth", 32, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res_ext, extendedWidth), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->extendedWidth), 3, -1, 0, -1, NULL },
-	{ "reserved_34", NULL, 34, 30, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res_ext, reserved_34), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->reserved_34), 4, -1, IBS_F_RESERVED, -1, NULL },
-	{ "counter", "Counter", 64, 64, 15, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res_ext, counter), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->counter[0]), 5, -1, 0, -1, NULL },
+	{ 6834, 6838, 0, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_res_ext, tag), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->tag), 0, -1, 0, -1, -1 },
+	{ 1779, 0, 16, 14, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res_ext, reserved_16), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6710, 6723, 30, 2, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res_ext, sampleStatus), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->sampleStatus), 2, -1, 0, -1, -1 },
+	{ 8836, 8850, 32, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res_ext, extendedWidth), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->extendedWidth), 3, -1, 0, -1, -1 },
+	{ 8864, 0, 34, 30, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res_ext, reserved_34), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->reserved_34), 4, -1, IBS_F_RESERVED, -1, -1 },
+	{ 7372, 7380, 64, 64, 15, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res_ext, counter), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->counter[0]), 5, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_samples_res_ext = {
@@ -10019,32 +10019,32 @@ static int gen_pack_pm_port_counters_ext(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_pm_port_counters_ext[] = {
-	{ "reserved_0", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, reserved_0), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portSelect), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "counterSelect", "CounterSelect", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_counters_ext, counterSelect), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->counterSelect), 2, -1, 0, -1, NULL },
-	{ "counterSelect2", "CounterSelect2", 32, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_counters_ext, counterSelect2), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->counterSelect2), 3, -1, 0, -1, NULL },
-	{ "portXmitData", "PortXmitData", 64, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portXmitData), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portXmitData), 4, -1, 0, -1, NULL },
-	{ "portRcvData", "PortRcvData", 128, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portRcvData), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvData), 5, -1, 0, -1, NULL },
-	{ "portXmitPkts", "PortXmitPkts", 192, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portXmitPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portXmitPkts), 6, -1, 0, -1, NULL },
-	{ "portRcvPkts", "PortRcvPkts", 256, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portRcvPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvPkts), 7, -1, 0, -1, NULL },
-	{ "portUnicastXmitPkts", "PortUnicastXmitPkts", 320, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portUnicastXmitPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portUnicastXmitPkts), 8, -1, 0, -1, NULL },
-	{ "portUnicastRcvPkts", "PortUnicastRcvPkts", 384, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portUnicastRcvPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portUnicastRcvPkts), 9, -1, 0, -1, NULL },
-	{ "portMulticastXmitPkts", "PortMulticastXmitPkts", 448, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portMulticastXmitPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portMulticastXmitPkts), 10, -1, 0, -1, NULL },
-	{ "portMulticastRcvPkts", "PortMulticastRcvPkts", 512, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portMulticastRcvPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portMulticastRcvPkts), 11, -1, 0, -1, NULL },
-	{ "symbolErrorCounter", "SymbolErrorCounter", 576, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, symbolErrorCounter), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->symbolErrorCounter), 12, -1, 0, -1, NULL },
-	{ "linkErrorRecoveryCounter", "LinkErrorRecoveryCounter", 640, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, linkErrorRecoveryCounter), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->linkErrorRecoveryCounter), 13, -1, 0, -1, NULL },
-	{ "linkDownedCounter", "LinkDownedCounter", 704, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, linkDownedCounter), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->linkDownedCounter), 14, -1, 0, -1, NULL },
-	{ "portRcvErrors", "PortRcvErrors", 768, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portRcvErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvErrors), 15, -1, 0, -1, NULL },
-	{ "portRcvRemotePhysicalErrors", "PortRcvRemotePhysicalErrors", 832, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portRcvRemotePhysicalErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvRemotePhysicalErrors), 16, -1, 0, -1, NULL },
-	{ "portRcvSwitchRelayErrors", "PortRcvSwitchRelayErrors", 896, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portRcvSwitchRelayErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvSwitchRelayErrors), 17, -1, 0, -1, NULL },
-	{ "portXmitDiscards", "PortXmitDiscards", 960, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portXmitDiscards), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portXmitDiscards), 18, -1, 0, -1, NULL },
-	{ "portXmitConstraintErrors", "PortXmitConstraintErrors", 1024, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portXmitConstraintErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portXmitConstraintErrors), 19, -1, 0, -1, NULL },
-	{ "portRcvConstraintErrors", "PortRcvConstraintErrors", 1088, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portRcvConstraintErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvConstraintErrors), 20, -1, 0, -1, NULL },
-	{ "localLinkIntegrityErrors", "LocalLinkIntegrityErrors", 1152, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, localLinkIntegrityErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->localLinkIntegrityErrors), 21, -1, 0, -1, NULL },
-	{ "excessiveBufferOverrunErrors", "ExcessiveBufferOverrunErrors", 1216, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, excessiveBufferOverrunErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->excessiveBufferOverrunErrors), 22, -1, 0, -1, NULL },
-	{ "VL15Dropped", "VL15Dropped", 1280, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, VL15Dropped), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->VL15Dropped), 23, -1, 0, -1, NULL },
-	{ "portXmitWait", "PortXmitWait", 1344, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portXmitWait), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portXmitWait), 24, -1, 0, -1, NULL },
-	{ "QP1Dropped", "QP1Dropped", 1408, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, QP1Dropped), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->QP1Dropped), 25, -1, 0, -1, NULL },
+	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, reserved_0), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portSelect), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_counters_ext, counterSelect), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->counterSelect), 2, -1, 0, -1, -1 },
+	{ 6902, 6917, 32, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_counters_ext, counterSelect2), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->counterSelect2), 3, -1, 0, -1, -1 },
+	{ 7937, 7950, 64, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portXmitData), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portXmitData), 4, -1, 0, -1, -1 },
+	{ 7963, 7975, 128, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portRcvData), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvData), 5, -1, 0, -1, -1 },
+	{ 7987, 8000, 192, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portXmitPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portXmitPkts), 6, -1, 0, -1, -1 },
+	{ 8013, 8025, 256, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portRcvPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvPkts), 7, -1, 0, -1, -1 },
+	{ 8876, 8896, 320, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portUnicastXmitPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portUnicastXmitPkts), 8, -1, 0, -1, -1 },
+	{ 8916, 8935, 384, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portUnicastRcvPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portUnicastRcvPkts), 9, -1, 0, -1, -1 },
+	{ 8954, 8976, 448, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portMulticastXmitPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portMulticastXmitPkts), 10, -1, 0, -1, -1 },
+	{ 8998, 9019, 512, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portMulticastRcvPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portMulticastRcvPkts), 11, -1, 0, -1, -1 },
+	{ 7416, 7435, 576, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, symbolErrorCounter), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->symbolErrorCounter), 12, -1, 0, -1, -1 },
+	{ 7454, 7479, 640, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, linkErrorRecoveryCounter), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->linkErrorRecoveryCounter), 13, -1, 0, -1, -1 },
+	{ 7504, 7522, 704, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, linkDownedCounter), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->linkDownedCounter), 14, -1, 0, -1, -1 },
+	{ 7540, 7554, 768, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portRcvErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvErrors), 15, -1, 0, -1, -1 },
+	{ 7568, 7596, 832, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portRcvRemotePhysicalErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvRemotePhysicalErrors), 16, -1, 0, -1, -1 },
+	{ 7624, 7649, 896, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portRcvSwitchRelayErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvSwitchRelayErrors), 17, -1, 0, -1, -1 },
+	{ 7674, 7691, 960, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portXmitDiscards), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portXmitDiscards), 18, -1, 0, -1, -1 },
+	{ 7708, 7733, 1024, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portXmitConstraintErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portXmitConstraintErrors), 19, -1, 0, -1, -1 },
+	{ 7758, 7782, 1088, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portRcvConstraintErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvConstraintErrors), 20, -1, 0, -1, -1 },
+	{ 7806, 7831, 1152, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, localLinkIntegrityErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->localLinkIntegrityErrors), 21, -1, 0, -1, -1 },
+	{ 7856, 7885, 1216, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, excessiveBufferOverrunErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->excessiveBufferOverrunErrors), 22, -1, 0, -1, -1 },
+	{ 7925, 7925, 1280, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, VL15Dropped), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->VL15Dropped), 23, -1, 0, -1, -1 },
+	{ 8037, 8050, 1344, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portXmitWait), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portXmitWait), 24, -1, 0, -1, -1 },
+	{ 7914, 7914, 1408, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, QP1Dropped), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->QP1Dropped), 25, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_counters_ext = {
@@ -10147,15 +10147,15 @@ static int gen_pack_pm_port_extended_speeds_counters(const void *h, void *buf, s
 }
 
 static const struct ibs_field fields_pm_port_extended_speeds_counters[] = {
-	{ "reserved_0", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, reserved_0), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, portSelect), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "reserved_16", NULL, 16, 48, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, reserved_16), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->reserved_16), 2, -1, IBS_F_RESERVED, -1, NULL },
-	{ "counterSelect", "CounterSelect", 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, counterSelect), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->counterSelect), 3, -1, 0, -1, NULL },
-	{ "syncHeaderErrorCounter", "SyncHeaderErrorCounter", 128, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, syncHeaderErrorCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->syncHeaderErrorCounter), 4, -1, 0, -1, NULL },
-	{ "unknownBlockCounter", "UnknownBlockCounter", 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, unknownBlockCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->unknownBlockCounter), 5, -1, 0, -1, NULL },
-	{ "errorDetectionCounterLane", "ErrorDetectionCounterLane", 160, 16, 12, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, errorDetectionCounterLane), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->errorDetectionCounterLane[0]), 6, -1, 0, -1, NULL },
-	{ "FECCorrectableBlockCounterLane", "FECCorrectableBlockCtrLane", 352, 32, 12, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, FECCorrectableBlockCounterLane), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->FECCorrectableBlockCounterLane[0]), 18, -1, 0, -1, NULL },
-	{ "FECUncorrectableBlockCounterLane", "FECUncorrectableBlockCtrLane", 736, 32, 12, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, FECUncorrectableBlockCounterLane), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->FECUncorrectableBlockCounterLane[0]), 30, -1, 0, -1, NULL },
+	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, reserved_0), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, portSelect), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 1779, 0, 16, 48, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, reserved_16), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->reserved_16), 2, -1, IBS_F_RESERVED, -1, -1 },
+	{ 7388, 7402, 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, counterSelect), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->counterSelect), 3, -1, 0, -1, -1 },
+	{ 9040, 9063, 128, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, syncHeaderErrorCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->syncHeaderErrorCounter), 4, -1, 0, -1, -1 },
+	{ 9086, 9106, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, unknownBlockCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->unknownBlockCounter), 5, -1, 0, -1, -1 },
+	{ 9126, 9152, 160, 16, 12, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, errorDetectionCounterLane), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->errorDetectionCounterLane[0]), 6, -1, 0, -1, -1 },
+	{ 9178, 9209, 352, 32, 12, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, FECCorrectableBlockCounterLane), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->FECCorrectableBlockCounterLane[0]), 18, -1, 0, -1, -1 },
+	{ 9236, 9269, 736, 32, 12, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, FECUncorrectableBlockCounterLane), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->FECUncorrectableBlockCounterLane[0]), 30, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_extended_speeds_counters = {
@@ -10260,18 +10260,18 @@ static int gen_pack_pm_port_extended_speeds_counters_rsfec(const void *h, void *
 }
 
 static const struct ibs_field fields_pm_port_extended_speeds_counters_rsfec[] = {
-	{ "reserved_0", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, reserved_0), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, portSelect), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "reserved_16", NULL, 16, 48, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, reserved_16), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->reserved_16), 2, -1, IBS_F_RESERVED, -1, NULL },
-	{ "counterSelect", "CounterSelect", 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, counterSelect), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->counterSelect), 3, -1, 0, -1, NULL },
-	{ "syncHeaderErrorCounter", "SyncHeaderErrorCounter", 128, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, syncHeaderErrorCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->syncHeaderErrorCounter), 4, -1, 0, -1, NULL },
-	{ "unknownBlockCounter", "UnknownBlockCounter", 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, unknownBlockCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->unknownBlockCounter), 5, -1, 0, -1, NULL },
-	{ "reserved_160", NULL, 160, 192, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, reserved_160), 24, 6, -1, IBS_F_RESERVED, -1, NULL },
-	{ "FECCorrectableSymbolCounterLane", "FECCorrectableSymbolCtrLane", 352, 32, 12, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, FECCorrectableSymbolCounterLane), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->FECCorrectableSymbolCounterLane[0]), 7, -1, 0, -1, NULL },
-	{ "reserved_736", NULL, 736, 384, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, reserved_736), 48, 19, -1, IBS_F_RESERVED, -1, NULL },
-	{ "portFECCorrectableBlockCounter", "PortFECCorrectableBlockCtr", 1120, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, portFECCorrectableBlockCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->portFECCorrectableBlockCounter), 20, -1, 0, -1, NULL },
-	{ "portFECUncorrectableBlockCounter", "PortFECUncorrectableBlockCtr", 1152, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, portFECUncorrectableBlockCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->portFECUncorrectableBlockCounter), 21, -1, 0, -1, NULL },
-	{ "portFECCorrectedSymbolCounter", "PortFECCorrectedSymbolCtr", 1184, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, portFECCorrectedSymbolCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->portFECCorrectedSymbolCounter), 22, -1, 0, -1, NULL },
+	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, reserved_0), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, portSelect), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 1779, 0, 16, 48, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, reserved_16), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->reserved_16), 2, -1, IBS_F_RESERVED, -1, -1 },
+	{ 7388, 7402, 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, counterSelect), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->counterSelect), 3, -1, 0, -1, -1 },
+	{ 9040, 9063, 128, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, syncHeaderErrorCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->syncHeaderErrorCounter), 4, -1, 0, -1, -1 },
+	{ 9086, 9106, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, unknownBlockCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->unknownBlockCounter), 5, -1, 0, -1, -1 },
+	{ 1344, 0, 160, 192, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, reserved_160), 24, 6, -1, IBS_F_RESERVED, -1, -1 },
+	{ 9298, 9330, 352, 32, 12, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, FECCorrectableSymbolCounterLane), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->FECCorrectableSymbolCounterLane[0]), 7, -1, 0, -1, -1 },
+	{ 9358, 0, 736, 384, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, reserved_736), 48, 19, -1, IBS_F_RESERVED, -1, -1 },
+	{ 9371, 9402, 1120, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, portFECCorrectableBlockCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->portFECCorrectableBlockCounter), 20, -1, 0, -1, -1 },
+	{ 9429, 9462, 1152, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, portFECUncorrectableBlockCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->portFECUncorrectableBlockCounter), 21, -1, 0, -1, -1 },
+	{ 9491, 9521, 1184, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, portFECCorrectedSymbolCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->portFECCorrectedSymbolCounter), 22, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_extended_speeds_counters_rsfec = {
@@ -10357,11 +10357,11 @@ static int gen_pack_pm_port_rcv_con_ctrl(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_pm_port_rcv_con_ctrl[] = {
-	{ "reserved_0", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_con_ctrl, reserved_0), sizeof(((struct ibstruct_pm_port_rcv_con_ctrl *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_con_ctrl, portSelect), sizeof(((struct ibstruct_pm_port_rcv_con_ctrl *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "counterSelect", "CounterSelect", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_rcv_con_ctrl, counterSelect), sizeof(((struct ibstruct_pm_port_rcv_con_ctrl *)0)->counterSelect), 2, -1, 0, -1, NULL },
-	{ "portPktRcvFECN", "PortPktRcvFECN", 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_con_ctrl, portPktRcvFECN), sizeof(((struct ibstruct_pm_port_rcv_con_ctrl *)0)->portPktRcvFECN), 3, -1, 0, -1, NULL },
-	{ "portPktRcvBECN", "PortPktRcvBECN", 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_con_ctrl, portPktRcvBECN), sizeof(((struct ibstruct_pm_port_rcv_con_ctrl *)0)->portPktRcvBECN), 4, -1, 0, -1, NULL },
+	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_con_ctrl, reserved_0), sizeof(((struct ibstruct_pm_port_rcv_con_ctrl *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_con_ctrl, portSelect), sizeof(((struct ibstruct_pm_port_rcv_con_ctrl *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_rcv_con_ctrl, counterSelect), sizeof(((struct ibstruct_pm_port_rcv_con_ctrl *)0)->counterSelect), 2, -1, 0, -1, -1 },
+	{ 9547, 9562, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_con_ctrl, portPktRcvFECN), sizeof(((struct ibstruct_pm_port_rcv_con_ctrl *)0)->portPktRcvFECN), 3, -1, 0, -1, -1 },
+	{ 9577, 9592, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_con_ctrl, portPktRcvBECN), sizeof(((struct ibstruct_pm_port_rcv_con_ctrl *)0)->portPktRcvBECN), 4, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_rcv_con_ctrl = {
@@ -10449,10 +10449,10 @@ static int gen_pack_pm_port_sl_rcv_fecn(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_pm_port_sl_rcv_fecn[] = {
-	{ "reserved_0", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_sl_rcv_fecn, reserved_0), sizeof(((struct ibstruct_pm_port_sl_rcv_fecn *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_sl_rcv_fecn, portSelect), sizeof(((struct ibstruct_pm_port_sl_rcv_fecn *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "counterSelect", "CounterSelect", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_sl_rcv_fecn, counterSelect), sizeof(((struct ibstruct_pm_port_sl_rcv_fecn *)0)->counterSelect), 2, -1, 0, -1, NULL },
-	{ "portSLRcvFECN", "PortSLRcvFECN", 32, 32, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_sl_rcv_fecn, portSLRcvFECN), sizeof(((struct ibstruct_pm_port_sl_rcv_fecn *)0)->portSLRcvFECN[0]), 3, -1, 0, -1, NULL },
+	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_sl_rcv_fecn, reserved_0), sizeof(((struct ibstruct_pm_port_sl_rcv_fecn *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_sl_rcv_fecn, portSelect), sizeof(((struct ibstruct_pm_port_sl_rcv_fecn *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_sl_rcv_fecn, counterSelect), sizeof(((struct ibstruct_pm_port_sl_rcv_fecn *)0)->counterSelect), 2, -1, 0, -1, -1 },
+	{ 9607, 9621, 32, 32, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_sl_rcv_fecn, portSLRcvFECN), sizeof(((struct ibstruct_pm_port_sl_rcv_fecn *)0)->portSLRcvFECN[0]), 3, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_sl_rcv_fecn = {
@@ -10540,10 +10540,10 @@ static int gen_pack_pm_port_sl_rcv_becn(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_pm_port_sl_rcv_becn[] = {
-	{ "reserved_0", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_sl_rcv_becn, reserved_0), sizeof(((struct ibstruct_pm_port_sl_rcv_becn *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_sl_rcv_becn, portSelect), sizeof(((struct ibstruct_pm_port_sl_rcv_becn *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "counterSelect", "CounterSelect", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_sl_rcv_becn, counterSelect), sizeof(((struct ibstruct_pm_port_sl_rcv_becn *)0)->counterSelect), 2, -1, 0, -1, NULL },
-	{ "portSLRcvBECN", "PortSLRcvBECN", 32, 32, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_sl_rcv_becn, portSLRcvBECN), sizeof(((struct ibstruct_pm_port_sl_rcv_becn *)0)->portSLRcvBECN[0]), 3, -1, 0, -1, NULL },
+	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_sl_rcv_becn, reserved_0), sizeof(((struct ibstruct_pm_port_sl_rcv_becn *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_sl_rcv_becn, portSelect), sizeof(((struct ibstruct_pm_port_sl_rcv_becn *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_sl_rcv_becn, counterSelect), sizeof(((struct ibstruct_pm_port_sl_rcv_becn *)0)->counterSelect), 2, -1, 0, -1, -1 },
+	{ 9635, 9649, 32, 32, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_sl_rcv_becn, portSLRcvBECN), sizeof(((struct ibstruct_pm_port_sl_rcv_becn *)0)->portSLRcvBECN[0]), 3, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_sl_rcv_becn = {
@@ -10627,10 +10627,10 @@ static int gen_pack_pm_port_xmit_con_ctrl(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_pm_port_xmit_con_ctrl[] = {
-	{ "reserved_0", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_con_ctrl, reserved_0), sizeof(((struct ibstruct_pm_port_xmit_con_ctrl *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_con_ctrl, portSelect), sizeof(((struct ibstruct_pm_port_xmit_con_ctrl *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "counterSelect", "CounterSelect", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_xmit_con_ctrl, counterSelect), sizeof(((struct ibstruct_pm_port_xmit_con_ctrl *)0)->counterSelect), 2, -1, 0, -1, NULL },
-	{ "portXmitTimeCong", "PortXmitTimeCong", 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_con_ctrl, portXmitTimeCong), sizeof(((struct ibstruct_pm_port_xmit_con_ctrl *)0)->portXmitTimeCong), 3, -1, 0, -1, NULL },
+	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_con_ctrl, reserved_0), sizeof(((struct ibstruct_pm_port_xmit_con_ctrl *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_con_ctrl, portSelect), sizeof(((struct ibstruct_pm_port_xmit_con_ctrl *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_xmit_con_ctrl, counterSelect), sizeof(((struct ibstruct_pm_port_xmit_con_ctrl *)0)->counterSelect), 2, -1, 0, -1, -1 },
+	{ 9663, 9680, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_con_ctrl, portXmitTimeCong), sizeof(((struct ibstruct_pm_port_xmit_con_ctrl *)0)->portXmitTimeCong), 3, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_xmit_con_ctrl = {
@@ -10718,10 +10718,10 @@ static int gen_pack_pm_port_vl_xmit_time_cong(const void *h, void *buf, size_t l
 }
 
 static const struct ibs_field fields_pm_port_vl_xmit_time_cong[] = {
-	{ "reserved_0", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_time_cong, reserved_0), sizeof(((struct ibstruct_pm_port_vl_xmit_time_cong *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_time_cong, portSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_time_cong *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "counterSelect", "CounterSelect", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_xmit_time_cong, counterSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_time_cong *)0)->counterSelect), 2, -1, 0, -1, NULL },
-	{ "portVLXmitTimeCong", "PortVLXmitTimeCong", 32, 32, 15, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_time_cong, portVLXmitTimeCong), sizeof(((struct ibstruct_pm_port_vl_xmit_time_cong *)0)->portVLXmitTimeCong[0]), 3, -1, 0, -1, NULL },
+	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_time_cong, reserved_0), sizeof(((struct ibstruct_pm_port_vl_xmit_time_cong *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_time_cong, portSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_time_cong *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_xmit_time_cong, counterSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_time_cong *)0)->counterSelect), 2, -1, 0, -1, -1 },
+	{ 9697, 9716, 32, 32, 15, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_time_cong, portVLXmitTimeCong), sizeof(((struct ibstruct_pm_port_vl_xmit_time_cong *)0)->portVLXmitTimeCong[0]), 3, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_vl_xmit_time_cong = {
@@ -10809,10 +10809,10 @@ static int gen_pack_pm_port_xmit_data_sl(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_pm_port_xmit_data_sl[] = {
-	{ "reserved_0", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_data_sl, reserved_0), sizeof(((struct ibstruct_pm_port_xmit_data_sl *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_data_sl, portSelect), sizeof(((struct ibstruct_pm_port_xmit_data_sl *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "counterSelect", "CounterSelect", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_xmit_data_sl, counterSelect), sizeof(((struct ibstruct_pm_port_xmit_data_sl *)0)->counterSelect), 2, -1, 0, -1, NULL },
-	{ "portXmitDataSL", "XmtDataSL", 32, 32, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_data_sl, portXmitDataSL), sizeof(((struct ibstruct_pm_port_xmit_data_sl *)0)->portXmitDataSL[0]), 3, -1, 0, -1, NULL },
+	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_data_sl, reserved_0), sizeof(((struct ibstruct_pm_port_xmit_data_sl *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_data_sl, portSelect), sizeof(((struct ibstruct_pm_port_xmit_data_sl *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_xmit_data_sl, counterSelect), sizeof(((struct ibstruct_pm_port_xmit_data_sl *)0)->counterSelect), 2, -1, 0, -1, -1 },
+	{ 9735, 9750, 32, 32, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_data_sl, portXmitDataSL), sizeof(((struct ibstruct_pm_port_xmit_data_sl *)0)->portXmitDataSL[0]), 3, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_xmit_data_sl = {
@@ -10900,10 +10900,10 @@ static int gen_pack_pm_port_rcv_data_sl(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_pm_port_rcv_data_sl[] = {
-	{ "reserved_0", NULL, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_data_sl, reserved_0), sizeof(((struct ibstruct_pm_port_rcv_data_sl *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "portSelect", "PortSelect", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_data_sl, portSelect), sizeof(((struct ibstruct_pm_port_rcv_data_sl *)0)->portSelect), 1, -1, 0, -1, NULL },
-	{ "counterSelect", "CounterSelect", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_rcv_data_sl, counterSelect), sizeof(((struct ibstruct_pm_port_rcv_data_sl *)0)->counterSelect), 2, -1, 0, -1, NULL },
-	{ "portRcvDataSL", "RcvDataSL", 32, 32, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_data_sl, portRcvDataSL), sizeof(((struct ibstruct_pm_port_rcv_data_sl *)0)->portRcvDataSL[0]), 3, -1, 0, -1, NULL },
+	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_data_sl, reserved_0), sizeof(((struct ibstruct_pm_port_rcv_data_sl *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_data_sl, portSelect), sizeof(((struct ibstruct_pm_port_rcv_data_sl *)0)->portSelect), 1, -1, 0, -1, -1 },
+	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_rcv_data_sl, counterSelect), sizeof(((struct ibstruct_pm_port_rcv_data_sl *)0)->counterSelect), 2, -1, 0, -1, -1 },
+	{ 9760, 9774, 32, 32, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_data_sl, portRcvDataSL), sizeof(((struct ibstruct_pm_port_rcv_data_sl *)0)->portRcvDataSL[0]), 3, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_pm_port_rcv_data_sl = {
@@ -10985,9 +10985,9 @@ static int gen_pack_dm_format(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_dm_format[] = {
-	{ "MADHeader", NULL, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_format, MADHeader), sizeof(((struct ibstruct_dm_format *)0)->MADHeader), 0, -1, 0, -1, &desc_mad_header },
-	{ "reserved_192", NULL, 192, 320, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_format, reserved_192), 40, 10, -1, IBS_F_RESERVED, -1, NULL },
-	{ "data", "GsData", 512, 1536, 1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_format, data), 192, 11, -1, 0, -1, NULL },
+	{ 1402, 0, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_format, MADHeader), sizeof(((struct ibstruct_dm_format *)0)->MADHeader), 0, -1, 0, -1, 14 },
+	{ 4977, 0, 192, 320, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_format, reserved_192), 40, 10, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1606, 6487, 512, 1536, 1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_format, data), 192, 11, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_dm_format = {
@@ -11067,8 +11067,8 @@ static int gen_pack_dm_service_entry(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_dm_service_entry[] = {
-	{ "serviceName", NULL, 0, 320, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_service_entry, serviceName), 40, 0, -1, 0, -1, NULL },
-	{ "serviceID", NULL, 320, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_service_entry, serviceID), sizeof(((struct ibstruct_dm_service_entry *)0)->serviceID), 1, -1, 0, -1, NULL },
+	{ 5602, 0, 0, 320, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_service_entry, serviceName), 40, 0, -1, 0, -1, -1 },
+	{ 5475, 0, 320, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_service_entry, serviceID), sizeof(((struct ibstruct_dm_service_entry *)0)->serviceID), 1, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_dm_service_entry = {
@@ -11161,12 +11161,12 @@ static int gen_pack_dm_io_unit_info(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_dm_io_unit_info[] = {
-	{ "changeID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_unit_info, changeID), sizeof(((struct ibstruct_dm_io_unit_info *)0)->changeID), 0, -1, 0, -1, NULL },
-	{ "maxControllers", NULL, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_unit_info, maxControllers), sizeof(((struct ibstruct_dm_io_unit_info *)0)->maxControllers), 1, -1, 0, -1, NULL },
-	{ "reserved_24", NULL, 24, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_unit_info, reserved_24), sizeof(((struct ibstruct_dm_io_unit_info *)0)->reserved_24), 2, -1, IBS_F_RESERVED, -1, NULL },
-	{ "diagDeviceID", NULL, 30, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_unit_info, diagDeviceID), sizeof(((struct ibstruct_dm_io_unit_info *)0)->diagDeviceID), 3, -1, 0, -1, NULL },
-	{ "optionROM", NULL, 31, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_unit_info, optionROM), sizeof(((struct ibstruct_dm_io_unit_info *)0)->optionROM), 4, -1, 0, -1, NULL },
-	{ "controllerList", NULL, 32, 1024, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_unit_info, controllerList), 128, 5, -1, 0, -1, NULL },
+	{ 9784, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_unit_info, changeID), sizeof(((struct ibstruct_dm_io_unit_info *)0)->changeID), 0, -1, 0, -1, -1 },
+	{ 9793, 0, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_unit_info, maxControllers), sizeof(((struct ibstruct_dm_io_unit_info *)0)->maxControllers), 1, -1, 0, -1, -1 },
+	{ 5176, 0, 24, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_unit_info, reserved_24), sizeof(((struct ibstruct_dm_io_unit_info *)0)->reserved_24), 2, -1, IBS_F_RESERVED, -1, -1 },
+	{ 9808, 0, 30, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_unit_info, diagDeviceID), sizeof(((struct ibstruct_dm_io_unit_info *)0)->diagDeviceID), 3, -1, 0, -1, -1 },
+	{ 9821, 0, 31, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_unit_info, optionROM), sizeof(((struct ibstruct_dm_io_unit_info *)0)->optionROM), 4, -1, 0, -1, -1 },
+	{ 9831, 0, 32, 1024, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_unit_info, controllerList), 128, 5, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_dm_io_unit_info = {
@@ -11297,32 +11297,32 @@ static int gen_pack_dm_io_controller_profile(const void *h, void *buf, size_t le
 }
 
 static const struct ibs_field fields_dm_io_controller_profile[] = {
-	{ "GUID", NULL, 0, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, GUID), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->GUID), 0, -1, 0, -1, NULL },
-	{ "vendorID", NULL, 64, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, vendorID), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->vendorID), 1, -1, 0, -1, NULL },
-	{ "reserved_88", NULL, 88, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_88), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_88), 2, -1, IBS_F_RESERVED, -1, NULL },
-	{ "deviceID", NULL, 96, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, deviceID), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->deviceID), 3, -1, 0, -1, NULL },
-	{ "deviceVersion", NULL, 128, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, deviceVersion), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->deviceVersion), 4, -1, 0, -1, NULL },
-	{ "reserved_144", NULL, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_144), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_144), 5, -1, IBS_F_RESERVED, -1, NULL },
-	{ "subsystemVendorID", NULL, 160, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, subsystemVendorID), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->subsystemVendorID), 6, -1, 0, -1, NULL },
-	{ "reserved_184", NULL, 184, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_184), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_184), 7, -1, IBS_F_RESERVED, -1, NULL },
-	{ "subsystemID", NULL, 192, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, subsystemID), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->subsystemID), 8, -1, 0, -1, NULL },
-	{ "IOClass", NULL, 224, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, IOClass), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->IOClass), 9, -1, 0, -1, NULL },
-	{ "IOSubclass", NULL, 240, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, IOSubclass), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->IOSubclass), 10, -1, 0, -1, NULL },
-	{ "protocol", NULL, 256, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, protocol), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->protocol), 11, -1, 0, -1, NULL },
-	{ "protocolVersion", NULL, 272, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, protocolVersion), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->protocolVersion), 12, -1, 0, -1, NULL },
-	{ "reserved_288", NULL, 288, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_288), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_288), 13, -1, IBS_F_RESERVED, -1, NULL },
-	{ "reserved_304", NULL, 304, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_304), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_304), 14, -1, IBS_F_RESERVED, -1, NULL },
-	{ "sendMessageDepth", NULL, 320, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, sendMessageDepth), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->sendMessageDepth), 15, -1, 0, -1, NULL },
-	{ "reserved_336", NULL, 336, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_336), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_336), 16, -1, IBS_F_RESERVED, -1, NULL },
-	{ "RDMAReadDepth", NULL, 344, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, RDMAReadDepth), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->RDMAReadDepth), 17, -1, 0, -1, NULL },
-	{ "sendMessageSize", NULL, 352, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_dm_io_controller_profile, sendMessageSize), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->sendMessageSize), 18, -1, 0, -1, NULL },
-	{ "RDMATransferSize", NULL, 384, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_dm_io_controller_profile, RDMATransferSize), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->RDMATransferSize), 19, -1, 0, -1, NULL },
-	{ "controllerOperationsMask", NULL, 416, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, controllerOperationsMask), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->controllerOperationsMask), 20, -1, 0, -1, NULL },
-	{ "reserved_424", NULL, 424, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_424), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_424), 21, -1, IBS_F_RESERVED, -1, NULL },
-	{ "serviceEntries", NULL, 432, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, serviceEntries), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->serviceEntries), 22, -1, 0, -1, NULL },
-	{ "reserved_440", NULL, 440, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_440), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_440), 23, -1, IBS_F_RESERVED, -1, NULL },
-	{ "reserved_448", NULL, 448, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_448), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_448), 24, -1, IBS_F_RESERVED, -1, NULL },
-	{ "IDString", NULL, 512, 512, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, IDString), 64, 25, -1, 0, -1, NULL },
+	{ 3134, 0, 0, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, GUID), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->GUID), 0, -1, 0, -1, -1 },
+	{ 2481, 0, 64, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, vendorID), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->vendorID), 1, -1, 0, -1, -1 },
+	{ 6698, 0, 88, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_88), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_88), 2, -1, IBS_F_RESERVED, -1, -1 },
+	{ 2425, 0, 96, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, deviceID), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->deviceID), 3, -1, 0, -1, -1 },
+	{ 9846, 0, 128, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, deviceVersion), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->deviceVersion), 4, -1, 0, -1, -1 },
+	{ 470, 0, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_144), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_144), 5, -1, IBS_F_RESERVED, -1, -1 },
+	{ 9860, 0, 160, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, subsystemVendorID), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->subsystemVendorID), 6, -1, 0, -1, -1 },
+	{ 9878, 0, 184, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_184), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_184), 7, -1, IBS_F_RESERVED, -1, -1 },
+	{ 9891, 0, 192, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, subsystemID), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->subsystemID), 8, -1, 0, -1, -1 },
+	{ 9903, 0, 224, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, IOClass), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->IOClass), 9, -1, 0, -1, -1 },
+	{ 9911, 0, 240, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, IOSubclass), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->IOSubclass), 10, -1, 0, -1, -1 },
+	{ 9922, 0, 256, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, protocol), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->protocol), 11, -1, 0, -1, -1 },
+	{ 9931, 0, 272, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, protocolVersion), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->protocolVersion), 12, -1, 0, -1, -1 },
+	{ 1636, 0, 288, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_288), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_288), 13, -1, IBS_F_RESERVED, -1, -1 },
+	{ 9947, 0, 304, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_304), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_304), 14, -1, IBS_F_RESERVED, -1, -1 },
+	{ 9960, 0, 320, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, sendMessageDepth), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->sendMessageDepth), 15, -1, 0, -1, -1 },
+	{ 9977, 0, 336, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_336), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_336), 16, -1, IBS_F_RESERVED, -1, -1 },
+	{ 9990, 0, 344, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, RDMAReadDepth), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->RDMAReadDepth), 17, -1, 0, -1, -1 },
+	{ 10004, 0, 352, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_dm_io_controller_profile, sendMessageSize), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->sendMessageSize), 18, -1, 0, -1, -1 },
+	{ 10020, 0, 384, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_dm_io_controller_profile, RDMATransferSize), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->RDMATransferSize), 19, -1, 0, -1, -1 },
+	{ 10037, 0, 416, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, controllerOperationsMask), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->controllerOperationsMask), 20, -1, 0, -1, -1 },
+	{ 10062, 0, 424, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_424), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_424), 21, -1, IBS_F_RESERVED, -1, -1 },
+	{ 10075, 0, 432, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, serviceEntries), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->serviceEntries), 22, -1, 0, -1, -1 },
+	{ 10090, 0, 440, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_440), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_440), 23, -1, IBS_F_RESERVED, -1, -1 },
+	{ 4293, 0, 448, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_448), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_448), 24, -1, IBS_F_RESERVED, -1, -1 },
+	{ 10103, 0, 512, 512, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, IDString), 64, 25, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_dm_io_controller_profile = {
@@ -11404,7 +11404,7 @@ static int gen_pack_dm_service_entries(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_dm_service_entries[] = {
-	{ "serviceEntry", NULL, 0, 384, 4, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_service_entries, serviceEntry), sizeof(((struct ibstruct_dm_service_entries *)0)->serviceEntry[0]), 0, -1, 0, -1, &desc_dm_service_entry },
+	{ 10112, 0, 0, 384, 4, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_service_entries, serviceEntry), sizeof(((struct ibstruct_dm_service_entries *)0)->serviceEntry[0]), 0, -1, 0, -1, 103 },
 };
 
 static const struct ibstruct_desc desc_dm_service_entries = {
@@ -11482,7 +11482,7 @@ static int gen_pack_dm_diagnostic_timeout(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_dm_diagnostic_timeout[] = {
-	{ "maxDiagTime", NULL, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_dm_diagnostic_timeout, maxDiagTime), sizeof(((struct ibstruct_dm_diagnostic_timeout *)0)->maxDiagTime), 0, -1, 0, -1, NULL },
+	{ 10125, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_dm_diagnostic_timeout, maxDiagTime), sizeof(((struct ibstruct_dm_diagnostic_timeout *)0)->maxDiagTime), 0, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_dm_diagnostic_timeout = {
@@ -11787,8 +11787,8 @@ static int gen_pack_dm_diag_code(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_dm_diag_code[] = {
-	{ "diagCode", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_diag_code, diagCode), sizeof(((struct ibstruct_dm_diag_code *)0)->diagCode), 0, -1, 0, -1, NULL },
-	{ "reserved_16", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_diag_code, reserved_16), sizeof(((struct ibstruct_dm_diag_code *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, NULL },
+	{ 3188, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_diag_code, diagCode), sizeof(((struct ibstruct_dm_diag_code *)0)->diagCode), 0, -1, 0, -1, -1 },
+	{ 1779, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_diag_code, reserved_16), sizeof(((struct ibstruct_dm_diag_code *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_dm_diag_code = {
@@ -11868,8 +11868,8 @@ static int gen_pack_cm_format(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_cm_format[] = {
-	{ "MADHeader", NULL, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_format, MADHeader), sizeof(((struct ibstruct_cm_format *)0)->MADHeader), 0, -1, 0, -1, &desc_mad_header },
-	{ "data", NULL, 192, 1856, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_format, data), 232, 10, -1, 0, -1, NULL },
+	{ 1402, 0, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_format, MADHeader), sizeof(((struct ibstruct_cm_format *)0)->MADHeader), 0, -1, 0, -1, 14 },
+	{ 1606, 0, 192, 1856, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_format, data), 232, 10, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cm_format = {
@@ -11988,20 +11988,20 @@ static int gen_pack_cm_path(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_cm_path[] = {
-	{ "SLID", NULL, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, SLID), sizeof(((struct ibstruct_cm_path *)0)->SLID), 0, -1, 0, -1, NULL },
-	{ "DLID", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, DLID), sizeof(((struct ibstruct_cm_path *)0)->DLID), 1, -1, 0, -1, NULL },
-	{ "SGID", NULL, 32, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, SGID), sizeof(((struct ibstruct_cm_path *)0)->SGID), 2, -1, 0, -1, NULL },
-	{ "DGID", NULL, 160, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, DGID), sizeof(((struct ibstruct_cm_path *)0)->DGID), 3, -1, 0, -1, NULL },
-	{ "flowLabel", NULL, 288, 20, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_path, flowLabel), sizeof(((struct ibstruct_cm_path *)0)->flowLabel), 4, -1, 0, -1, NULL },
-	{ "reserved_308", NULL, 308, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, reserved_308), sizeof(((struct ibstruct_cm_path *)0)->reserved_308), 5, -1, IBS_F_RESERVED, -1, NULL },
-	{ "PD", NULL, 314, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, PD), sizeof(((struct ibstruct_cm_path *)0)->PD), 6, -1, 0, -1, NULL },
-	{ "TClass", NULL, 320, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_path, TClass), sizeof(((struct ibstruct_cm_path *)0)->TClass), 7, -1, 0, -1, NULL },
-	{ "hopLimit", NULL, 328, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, hopLimit), sizeof(((struct ibstruct_cm_path *)0)->hopLimit), 8, -1, 0, -1, NULL },
-	{ "SL", NULL, 336, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, SL), sizeof(((struct ibstruct_cm_path *)0)->SL), 9, -1, 0, -1, NULL },
-	{ "subnetLocal", NULL, 340, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, subnetLocal), sizeof(((struct ibstruct_cm_path *)0)->subnetLocal), 10, -1, 0, -1, NULL },
-	{ "reserved_341", NULL, 341, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, reserved_341), sizeof(((struct ibstruct_cm_path *)0)->reserved_341), 11, -1, IBS_F_RESERVED, -1, NULL },
-	{ "localACKTimeout", NULL, 344, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, localACKTimeout), sizeof(((struct ibstruct_cm_path *)0)->localACKTimeout), 12, -1, 0, -1, NULL },
-	{ "reserved_349", NULL, 349, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, reserved_349), sizeof(((struct ibstruct_cm_path *)0)->reserved_349), 13, -1, IBS_F_RESERVED, -1, NULL },
+	{ 52, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, SLID), sizeof(((struct ibstruct_cm_path *)0)->SLID), 0, -1, 0, -1, -1 },
+	{ 28, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, DLID), sizeof(((struct ibstruct_cm_path *)0)->DLID), 1, -1, 0, -1, -1 },
+	{ 136, 0, 32, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, SGID), sizeof(((struct ibstruct_cm_path *)0)->SGID), 2, -1, 0, -1, -1 },
+	{ 141, 0, 160, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, DGID), sizeof(((struct ibstruct_cm_path *)0)->DGID), 3, -1, 0, -1, -1 },
+	{ 105, 0, 288, 20, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_path, flowLabel), sizeof(((struct ibstruct_cm_path *)0)->flowLabel), 4, -1, 0, -1, -1 },
+	{ 10137, 0, 308, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, reserved_308), sizeof(((struct ibstruct_cm_path *)0)->reserved_308), 5, -1, IBS_F_RESERVED, -1, -1 },
+	{ 10150, 0, 314, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, PD), sizeof(((struct ibstruct_cm_path *)0)->PD), 6, -1, 0, -1, -1 },
+	{ 98, 0, 320, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_path, TClass), sizeof(((struct ibstruct_cm_path *)0)->TClass), 7, -1, 0, -1, -1 },
+	{ 5867, 0, 328, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, hopLimit), sizeof(((struct ibstruct_cm_path *)0)->hopLimit), 8, -1, 0, -1, -1 },
+	{ 9, 0, 336, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, SL), sizeof(((struct ibstruct_cm_path *)0)->SL), 9, -1, 0, -1, -1 },
+	{ 10153, 0, 340, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, subnetLocal), sizeof(((struct ibstruct_cm_path *)0)->subnetLocal), 10, -1, 0, -1, -1 },
+	{ 10165, 0, 341, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, reserved_341), sizeof(((struct ibstruct_cm_path *)0)->reserved_341), 11, -1, IBS_F_RESERVED, -1, -1 },
+	{ 10178, 0, 344, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, localACKTimeout), sizeof(((struct ibstruct_cm_path *)0)->localACKTimeout), 12, -1, 0, -1, -1 },
+	{ 10194, 0, 349, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, reserved_349), sizeof(((struct ibstruct_cm_path *)0)->reserved_349), 13, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cm_path = {
@@ -12168,34 +12168,34 @@ static int gen_pack_cm_req(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_cm_req[] = {
-	{ "LCID", NULL, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, LCID), sizeof(((struct ibstruct_cm_req *)0)->LCID), 0, -1, 0, -1, NULL },
-	{ "reserved_32", NULL, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, reserved_32), sizeof(((struct ibstruct_cm_req *)0)->reserved_32), 1, -1, IBS_F_RESERVED, -1, NULL },
-	{ "vendorID", NULL, 40, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, vendorID), sizeof(((struct ibstruct_cm_req *)0)->vendorID), 2, -1, 0, -1, NULL },
-	{ "serviceID", NULL, 64, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, serviceID), sizeof(((struct ibstruct_cm_req *)0)->serviceID), 3, -1, 0, -1, NULL },
-	{ "LGUID", NULL, 128, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, LGUID), sizeof(((struct ibstruct_cm_req *)0)->LGUID), 4, -1, 0, -1, NULL },
-	{ "localCMQKey", NULL, 192, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, localCMQKey), sizeof(((struct ibstruct_cm_req *)0)->localCMQKey), 5, -1, 0, -1, NULL },
-	{ "localQKey", NULL, 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, localQKey), sizeof(((struct ibstruct_cm_req *)0)->localQKey), 6, -1, 0, -1, NULL },
-	{ "localQPN", NULL, 256, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, localQPN), sizeof(((struct ibstruct_cm_req *)0)->localQPN), 7, -1, 0, -1, NULL },
-	{ "responderResources", NULL, 280, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, responderResources), sizeof(((struct ibstruct_cm_req *)0)->responderResources), 8, -1, 0, -1, NULL },
-	{ "localEECN", NULL, 288, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, localEECN), sizeof(((struct ibstruct_cm_req *)0)->localEECN), 9, -1, 0, -1, NULL },
-	{ "initiatorDepth", NULL, 312, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, initiatorDepth), sizeof(((struct ibstruct_cm_req *)0)->initiatorDepth), 10, -1, 0, -1, NULL },
-	{ "remoteEECN", NULL, 320, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, remoteEECN), sizeof(((struct ibstruct_cm_req *)0)->remoteEECN), 11, -1, 0, -1, NULL },
-	{ "remoteResponseTimeout", NULL, 344, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, remoteResponseTimeout), sizeof(((struct ibstruct_cm_req *)0)->remoteResponseTimeout), 12, -1, 0, -1, NULL },
-	{ "transportService", NULL, 349, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, transportService), sizeof(((struct ibstruct_cm_req *)0)->transportService), 13, IBSTRUCT_ENUM_CM_TRANSPORT_SERVICE, 0, -1, NULL },
-	{ "flowControl", NULL, 351, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, flowControl), sizeof(((struct ibstruct_cm_req *)0)->flowControl), 14, -1, 0, -1, NULL },
-	{ "startingPSN", NULL, 352, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, startingPSN), sizeof(((struct ibstruct_cm_req *)0)->startingPSN), 15, -1, 0, -1, NULL },
-	{ "localResponseTimeout", NULL, 376, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, localResponseTimeout), sizeof(((struct ibstruct_cm_req *)0)->localResponseTimeout), 16, -1, 0, -1, NULL },
-	{ "retryCount", NULL, 381, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, retryCount), sizeof(((struct ibstruct_cm_req *)0)->retryCount), 17, -1, 0, -1, NULL },
-	{ "PKey", NULL, 384, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, PKey), sizeof(((struct ibstruct_cm_req *)0)->PKey), 18, -1, 0, -1, NULL },
-	{ "pathPacketMTU", NULL, 400, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, pathPacketMTU), sizeof(((struct ibstruct_cm_req *)0)->pathPacketMTU), 19, IBSTRUCT_ENUM_MTU, 0, -1, NULL },
-	{ "RDCExists", NULL, 404, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, RDCExists), sizeof(((struct ibstruct_cm_req *)0)->RDCExists), 20, -1, 0, -1, NULL },
-	{ "RNRRetryCount", NULL, 405, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, RNRRetryCount), sizeof(((struct ibstruct_cm_req *)0)->RNRRetryCount), 21, -1, 0, -1, NULL },
-	{ "maxCMRetries", NULL, 408, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, maxCMRetries), sizeof(((struct ibstruct_cm_req *)0)->maxCMRetries), 22, -1, 0, -1, NULL },
-	{ "SRQ", NULL, 412, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, SRQ), sizeof(((struct ibstruct_cm_req *)0)->SRQ), 23, -1, 0, -1, NULL },
-	{ "extendedTransportType", NULL, 413, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, extendedTransportType), sizeof(((struct ibstruct_cm_req *)0)->extendedTransportType), 24, -1, 0, -1, NULL },
-	{ "primaryPath", NULL, 416, 352, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, primaryPath), sizeof(((struct ibstruct_cm_req *)0)->primaryPath), 25, -1, 0, -1, &desc_cm_path },
-	{ "alternatePath", NULL, 768, 352, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, alternatePath), sizeof(((struct ibstruct_cm_req *)0)->alternatePath), 39, -1, 0, -1, &desc_cm_path },
-	{ "privateData", NULL, 1120, 736, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, privateData), 92, 53, -1, 0, -1, NULL },
+	{ 10207, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, LCID), sizeof(((struct ibstruct_cm_req *)0)->LCID), 0, -1, 0, -1, -1 },
+	{ 33, 0, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, reserved_32), sizeof(((struct ibstruct_cm_req *)0)->reserved_32), 1, -1, IBS_F_RESERVED, -1, -1 },
+	{ 2481, 0, 40, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, vendorID), sizeof(((struct ibstruct_cm_req *)0)->vendorID), 2, -1, 0, -1, -1 },
+	{ 5475, 0, 64, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, serviceID), sizeof(((struct ibstruct_cm_req *)0)->serviceID), 3, -1, 0, -1, -1 },
+	{ 10212, 0, 128, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, LGUID), sizeof(((struct ibstruct_cm_req *)0)->LGUID), 4, -1, 0, -1, -1 },
+	{ 10218, 0, 192, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, localCMQKey), sizeof(((struct ibstruct_cm_req *)0)->localCMQKey), 5, -1, 0, -1, -1 },
+	{ 10230, 0, 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, localQKey), sizeof(((struct ibstruct_cm_req *)0)->localQKey), 6, -1, 0, -1, -1 },
+	{ 10240, 0, 256, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, localQPN), sizeof(((struct ibstruct_cm_req *)0)->localQPN), 7, -1, 0, -1, -1 },
+	{ 10249, 0, 280, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, responderResources), sizeof(((struct ibstruct_cm_req *)0)->responderResources), 8, -1, 0, -1, -1 },
+	{ 10268, 0, 288, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, localEECN), sizeof(((struct ibstruct_cm_req *)0)->localEECN), 9, -1, 0, -1, -1 },
+	{ 10278, 0, 312, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, initiatorDepth), sizeof(((struct ibstruct_cm_req *)0)->initiatorDepth), 10, -1, 0, -1, -1 },
+	{ 10293, 0, 320, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, remoteEECN), sizeof(((struct ibstruct_cm_req *)0)->remoteEECN), 11, -1, 0, -1, -1 },
+	{ 10304, 0, 344, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, remoteResponseTimeout), sizeof(((struct ibstruct_cm_req *)0)->remoteResponseTimeout), 12, -1, 0, -1, -1 },
+	{ 10326, 0, 349, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, transportService), sizeof(((struct ibstruct_cm_req *)0)->transportService), 13, IBSTRUCT_ENUM_CM_TRANSPORT_SERVICE, 0, -1, -1 },
+	{ 10343, 0, 351, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, flowControl), sizeof(((struct ibstruct_cm_req *)0)->flowControl), 14, -1, 0, -1, -1 },
+	{ 10355, 0, 352, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, startingPSN), sizeof(((struct ibstruct_cm_req *)0)->startingPSN), 15, -1, 0, -1, -1 },
+	{ 10367, 0, 376, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, localResponseTimeout), sizeof(((struct ibstruct_cm_req *)0)->localResponseTimeout), 16, -1, 0, -1, -1 },
+	{ 10388, 0, 381, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, retryCount), sizeof(((struct ibstruct_cm_req *)0)->retryCount), 17, -1, 0, -1, -1 },
+	{ 185, 0, 384, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, PKey), sizeof(((struct ibstruct_cm_req *)0)->PKey), 18, -1, 0, -1, -1 },
+	{ 10399, 0, 400, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, pathPacketMTU), sizeof(((struct ibstruct_cm_req *)0)->pathPacketMTU), 19, IBSTRUCT_ENUM_MTU, 0, -1, -1 },
+	{ 10413, 0, 404, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, RDCExists), sizeof(((struct ibstruct_cm_req *)0)->RDCExists), 20, -1, 0, -1, -1 },
+	{ 10423, 0, 405, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, RNRRetryCount), sizeof(((struct ibstruct_cm_req *)0)->RNRRetryCount), 21, -1, 0, -1, -1 },
+	{ 10437, 0, 408, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, maxCMRetries), sizeof(((struct ibstruct_cm_req *)0)->maxCMRetries), 22, -1, 0, -1, -1 },
+	{ 10450, 0, 412, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, SRQ), sizeof(((struct ibstruct_cm_req *)0)->SRQ), 23, -1, 0, -1, -1 },
+	{ 10454, 0, 413, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, extendedTransportType), sizeof(((struct ibstruct_cm_req *)0)->extendedTransportType), 24, -1, 0, -1, -1 },
+	{ 10476, 0, 416, 352, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, primaryPath), sizeof(((struct ibstruct_cm_req *)0)->primaryPath), 25, -1, 0, -1, 113 },
+	{ 10488, 0, 768, 352, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, alternatePath), sizeof(((struct ibstruct_cm_req *)0)->alternatePath), 39, -1, 0, -1, 113 },
+	{ 10502, 0, 1120, 736, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, privateData), 92, 53, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cm_req = {
@@ -12292,13 +12292,13 @@ static int gen_pack_cm_mra(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_cm_mra[] = {
-	{ "LCID", NULL, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_mra, LCID), sizeof(((struct ibstruct_cm_mra *)0)->LCID), 0, -1, 0, -1, NULL },
-	{ "RCID", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_mra, RCID), sizeof(((struct ibstruct_cm_mra *)0)->RCID), 1, -1, 0, -1, NULL },
-	{ "messageMRAed", NULL, 64, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_mra, messageMRAed), sizeof(((struct ibstruct_cm_mra *)0)->messageMRAed), 2, IBSTRUCT_ENUM_CM_MESSAGE, 0, -1, NULL },
-	{ "reserved_66", NULL, 66, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_mra, reserved_66), sizeof(((struct ibstruct_cm_mra *)0)->reserved_66), 3, -1, IBS_F_RESERVED, -1, NULL },
-	{ "serviceTimeout", NULL, 72, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_mra, serviceTimeout), sizeof(((struct ibstruct_cm_mra *)0)->serviceTimeout), 4, -1, 0, -1, NULL },
-	{ "reserved_77", NULL, 77, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_mra, reserved_77), sizeof(((struct ibstruct_cm_mra *)0)->reserved_77), 5, -1, IBS_F_RESERVED, -1, NULL },
-	{ "privateData", NULL, 80, 1776, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_mra, privateData), 222, 6, -1, 0, -1, NULL },
+	{ 10207, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_mra, LCID), sizeof(((struct ibstruct_cm_mra *)0)->LCID), 0, -1, 0, -1, -1 },
+	{ 10514, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_mra, RCID), sizeof(((struct ibstruct_cm_mra *)0)->RCID), 1, -1, 0, -1, -1 },
+	{ 10519, 0, 64, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_mra, messageMRAed), sizeof(((struct ibstruct_cm_mra *)0)->messageMRAed), 2, IBSTRUCT_ENUM_CM_MESSAGE, 0, -1, -1 },
+	{ 10532, 0, 66, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_mra, reserved_66), sizeof(((struct ibstruct_cm_mra *)0)->reserved_66), 3, -1, IBS_F_RESERVED, -1, -1 },
+	{ 10544, 0, 72, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_mra, serviceTimeout), sizeof(((struct ibstruct_cm_mra *)0)->serviceTimeout), 4, -1, 0, -1, -1 },
+	{ 10559, 0, 77, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_mra, reserved_77), sizeof(((struct ibstruct_cm_mra *)0)->reserved_77), 5, -1, IBS_F_RESERVED, -1, -1 },
+	{ 10502, 0, 80, 1776, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_mra, privateData), 222, 6, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cm_mra = {
@@ -12399,15 +12399,15 @@ static int gen_pack_cm_rej(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_cm_rej[] = {
-	{ "LCID", NULL, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rej, LCID), sizeof(((struct ibstruct_cm_rej *)0)->LCID), 0, -1, 0, -1, NULL },
-	{ "RCID", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rej, RCID), sizeof(((struct ibstruct_cm_rej *)0)->RCID), 1, -1, 0, -1, NULL },
-	{ "messageRejected", NULL, 64, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, messageRejected), sizeof(((struct ibstruct_cm_rej *)0)->messageRejected), 2, -1, 0, -1, NULL },
-	{ "reserved_66", NULL, 66, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, reserved_66), sizeof(((struct ibstruct_cm_rej *)0)->reserved_66), 3, -1, IBS_F_RESERVED, -1, NULL },
-	{ "rejectInfoLength", NULL, 72, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, rejectInfoLength), sizeof(((struct ibstruct_cm_rej *)0)->rejectInfoLength), 4, -1, 0, -1, NULL },
-	{ "reserved_79", NULL, 79, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, reserved_79), sizeof(((struct ibstruct_cm_rej *)0)->reserved_79), 5, -1, IBS_F_RESERVED, -1, NULL },
-	{ "reason", NULL, 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, reason), sizeof(((struct ibstruct_cm_rej *)0)->reason), 6, IBSTRUCT_ENUM_CM_REJ_REASON, 0, -1, NULL },
-	{ "ARI", NULL, 96, 576, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, ARI), 72, 7, -1, 0, -1, NULL },
-	{ "privateData", NULL, 672, 1184, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, privateData), 148, 8, -1, 0, -1, NULL },
+	{ 10207, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rej, LCID), sizeof(((struct ibstruct_cm_rej *)0)->LCID), 0, -1, 0, -1, -1 },
+	{ 10514, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rej, RCID), sizeof(((struct ibstruct_cm_rej *)0)->RCID), 1, -1, 0, -1, -1 },
+	{ 10571, 0, 64, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, messageRejected), sizeof(((struct ibstruct_cm_rej *)0)->messageRejected), 2, -1, 0, -1, -1 },
+	{ 10532, 0, 66, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, reserved_66), sizeof(((struct ibstruct_cm_rej *)0)->reserved_66), 3, -1, IBS_F_RESERVED, -1, -1 },
+	{ 10587, 0, 72, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, rejectInfoLength), sizeof(((struct ibstruct_cm_rej *)0)->rejectInfoLength), 4, -1, 0, -1, -1 },
+	{ 10604, 0, 79, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, reserved_79), sizeof(((struct ibstruct_cm_rej *)0)->reserved_79), 5, -1, IBS_F_RESERVED, -1, -1 },
+	{ 10616, 0, 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, reason), sizeof(((struct ibstruct_cm_rej *)0)->reason), 6, IBSTRUCT_ENUM_CM_REJ_REASON, 0, -1, -1 },
+	{ 10623, 0, 96, 576, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, ARI), 72, 7, -1, 0, -1, -1 },
+	{ 10502, 0, 672, 1184, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, privateData), 148, 8, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cm_rej = {
@@ -12538,25 +12538,25 @@ static int gen_pack_cm_rep(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_cm_rep[] = {
-	{ "LCID", NULL, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, LCID), sizeof(((struct ibstruct_cm_rep *)0)->LCID), 0, -1, 0, -1, NULL },
-	{ "RCID", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, RCID), sizeof(((struct ibstruct_cm_rep *)0)->RCID), 1, -1, 0, -1, NULL },
-	{ "localQKey", NULL, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, localQKey), sizeof(((struct ibstruct_cm_rep *)0)->localQKey), 2, -1, 0, -1, NULL },
-	{ "localQPN", NULL, 96, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, localQPN), sizeof(((struct ibstruct_cm_rep *)0)->localQPN), 3, -1, 0, -1, NULL },
-	{ "vendorIDH", NULL, 120, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, vendorIDH), sizeof(((struct ibstruct_cm_rep *)0)->vendorIDH), 4, -1, 0, -1, NULL },
-	{ "localEEContext", NULL, 128, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, localEEContext), sizeof(((struct ibstruct_cm_rep *)0)->localEEContext), 5, -1, 0, -1, NULL },
-	{ "vendorIDM", NULL, 152, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, vendorIDM), sizeof(((struct ibstruct_cm_rep *)0)->vendorIDM), 6, -1, 0, -1, NULL },
-	{ "startingPSN", NULL, 160, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, startingPSN), sizeof(((struct ibstruct_cm_rep *)0)->startingPSN), 7, -1, 0, -1, NULL },
-	{ "vendorIDL", NULL, 184, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, vendorIDL), sizeof(((struct ibstruct_cm_rep *)0)->vendorIDL), 8, -1, 0, -1, NULL },
-	{ "responderResources", NULL, 192, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, responderResources), sizeof(((struct ibstruct_cm_rep *)0)->responderResources), 9, -1, 0, -1, NULL },
-	{ "initiatorDepth", NULL, 200, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, initiatorDepth), sizeof(((struct ibstruct_cm_rep *)0)->initiatorDepth), 10, -1, 0, -1, NULL },
-	{ "targetACKDelay", NULL, 208, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, targetACKDelay), sizeof(((struct ibstruct_cm_rep *)0)->targetACKDelay), 11, -1, 0, -1, NULL },
-	{ "failoverAccepted", NULL, 213, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, failoverAccepted), sizeof(((struct ibstruct_cm_rep *)0)->failoverAccepted), 12, -1, 0, -1, NULL },
-	{ "flowControl", NULL, 215, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, flowControl), sizeof(((struct ibstruct_cm_rep *)0)->flowControl), 13, -1, 0, -1, NULL },
-	{ "RNRRetryCount", NULL, 216, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, RNRRetryCount), sizeof(((struct ibstruct_cm_rep *)0)->RNRRetryCount), 14, -1, 0, -1, NULL },
-	{ "SRQ", NULL, 219, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, SRQ), sizeof(((struct ibstruct_cm_rep *)0)->SRQ), 15, -1, 0, -1, NULL },
-	{ "reserved_220", NULL, 220, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, reserved_220), sizeof(((struct ibstruct_cm_rep *)0)->reserved_220), 16, -1, IBS_F_RESERVED, -1, NULL },
-	{ "LGUID", NULL, 224, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, LGUID), sizeof(((struct ibstruct_cm_rep *)0)->LGUID), 17, -1, 0, -1, NULL },
-	{ "privateData", NULL, 288, 1568, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, privateData), 196, 18, -1, 0, -1, NULL },
+	{ 10207, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, LCID), sizeof(((struct ibstruct_cm_rep *)0)->LCID), 0, -1, 0, -1, -1 },
+	{ 10514, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, RCID), sizeof(((struct ibstruct_cm_rep *)0)->RCID), 1, -1, 0, -1, -1 },
+	{ 10230, 0, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, localQKey), sizeof(((struct ibstruct_cm_rep *)0)->localQKey), 2, -1, 0, -1, -1 },
+	{ 10240, 0, 96, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, localQPN), sizeof(((struct ibstruct_cm_rep *)0)->localQPN), 3, -1, 0, -1, -1 },
+	{ 10627, 0, 120, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, vendorIDH), sizeof(((struct ibstruct_cm_rep *)0)->vendorIDH), 4, -1, 0, -1, -1 },
+	{ 10637, 0, 128, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, localEEContext), sizeof(((struct ibstruct_cm_rep *)0)->localEEContext), 5, -1, 0, -1, -1 },
+	{ 10652, 0, 152, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, vendorIDM), sizeof(((struct ibstruct_cm_rep *)0)->vendorIDM), 6, -1, 0, -1, -1 },
+	{ 10355, 0, 160, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, startingPSN), sizeof(((struct ibstruct_cm_rep *)0)->startingPSN), 7, -1, 0, -1, -1 },
+	{ 10662, 0, 184, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, vendorIDL), sizeof(((struct ibstruct_cm_rep *)0)->vendorIDL), 8, -1, 0, -1, -1 },
+	{ 10249, 0, 192, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, responderResources), sizeof(((struct ibstruct_cm_rep *)0)->responderResources), 9, -1, 0, -1, -1 },
+	{ 10278, 0, 200, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, initiatorDepth), sizeof(((struct ibstruct_cm_rep *)0)->initiatorDepth), 10, -1, 0, -1, -1 },
+	{ 10672, 0, 208, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, targetACKDelay), sizeof(((struct ibstruct_cm_rep *)0)->targetACKDelay), 11, -1, 0, -1, -1 },
+	{ 10687, 0, 213, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, failoverAccepted), sizeof(((struct ibstruct_cm_rep *)0)->failoverAccepted), 12, -1, 0, -1, -1 },
+	{ 10343, 0, 215, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, flowControl), sizeof(((struct ibstruct_cm_rep *)0)->flowControl), 13, -1, 0, -1, -1 },
+	{ 10423, 0, 216, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, RNRRetryCount), sizeof(((struct ibstruct_cm_rep *)0)->RNRRetryCount), 14, -1, 0, -1, -1 },
+	{ 10450, 0, 219, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, SRQ), sizeof(((struct ibstruct_cm_rep *)0)->SRQ), 15, -1, 0, -1, -1 },
+	{ 10704, 0, 220, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, reserved_220), sizeof(((struct ibstruct_cm_rep *)0)->reserved_220), 16, -1, IBS_F_RESERVED, -1, -1 },
+	{ 10212, 0, 224, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, LGUID), sizeof(((struct ibstruct_cm_rep *)0)->LGUID), 17, -1, 0, -1, -1 },
+	{ 10502, 0, 288, 1568, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, privateData), 196, 18, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cm_rep = {
@@ -12638,9 +12638,9 @@ static int gen_pack_cm_rtu(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_cm_rtu[] = {
-	{ "LCID", NULL, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rtu, LCID), sizeof(((struct ibstruct_cm_rtu *)0)->LCID), 0, -1, 0, -1, NULL },
-	{ "RCID", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rtu, RCID), sizeof(((struct ibstruct_cm_rtu *)0)->RCID), 1, -1, 0, -1, NULL },
-	{ "privateData", NULL, 64, 1792, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rtu, privateData), 224, 2, -1, 0, -1, NULL },
+	{ 10207, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rtu, LCID), sizeof(((struct ibstruct_cm_rtu *)0)->LCID), 0, -1, 0, -1, -1 },
+	{ 10514, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rtu, RCID), sizeof(((struct ibstruct_cm_rtu *)0)->RCID), 1, -1, 0, -1, -1 },
+	{ 10502, 0, 64, 1792, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rtu, privateData), 224, 2, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cm_rtu = {
@@ -12727,11 +12727,11 @@ static int gen_pack_cm_dreq(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_cm_dreq[] = {
-	{ "LCID", NULL, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_dreq, LCID), sizeof(((struct ibstruct_cm_dreq *)0)->LCID), 0, -1, 0, -1, NULL },
-	{ "RCID", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_dreq, RCID), sizeof(((struct ibstruct_cm_dreq *)0)->RCID), 1, -1, 0, -1, NULL },
-	{ "remoteQPN", NULL, 64, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_dreq, remoteQPN), sizeof(((struct ibstruct_cm_dreq *)0)->remoteQPN), 2, -1, 0, -1, NULL },
-	{ "reserved_88", NULL, 88, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_dreq, reserved_88), sizeof(((struct ibstruct_cm_dreq *)0)->reserved_88), 3, -1, IBS_F_RESERVED, -1, NULL },
-	{ "privateData", NULL, 96, 1760, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_dreq, privateData), 220, 4, -1, 0, -1, NULL },
+	{ 10207, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_dreq, LCID), sizeof(((struct ibstruct_cm_dreq *)0)->LCID), 0, -1, 0, -1, -1 },
+	{ 10514, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_dreq, RCID), sizeof(((struct ibstruct_cm_dreq *)0)->RCID), 1, -1, 0, -1, -1 },
+	{ 10717, 0, 64, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_dreq, remoteQPN), sizeof(((struct ibstruct_cm_dreq *)0)->remoteQPN), 2, -1, 0, -1, -1 },
+	{ 6698, 0, 88, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_dreq, reserved_88), sizeof(((struct ibstruct_cm_dreq *)0)->reserved_88), 3, -1, IBS_F_RESERVED, -1, -1 },
+	{ 10502, 0, 96, 1760, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_dreq, privateData), 220, 4, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cm_dreq = {
@@ -12813,9 +12813,9 @@ static int gen_pack_cm_drep(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_cm_drep[] = {
-	{ "LCID", NULL, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_drep, LCID), sizeof(((struct ibstruct_cm_drep *)0)->LCID), 0, -1, 0, -1, NULL },
-	{ "RCID", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_drep, RCID), sizeof(((struct ibstruct_cm_drep *)0)->RCID), 1, -1, 0, -1, NULL },
-	{ "privateData", NULL, 64, 1792, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_drep, privateData), 224, 2, -1, 0, -1, NULL },
+	{ 10207, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_drep, LCID), sizeof(((struct ibstruct_cm_drep *)0)->LCID), 0, -1, 0, -1, -1 },
+	{ 10514, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_drep, RCID), sizeof(((struct ibstruct_cm_drep *)0)->RCID), 1, -1, 0, -1, -1 },
+	{ 10502, 0, 64, 1792, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_drep, privateData), 224, 2, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cm_drep = {
@@ -12960,29 +12960,29 @@ static int gen_pack_cm_lap(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_cm_lap[] = {
-	{ "LCID", NULL, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_lap, LCID), sizeof(((struct ibstruct_cm_lap *)0)->LCID), 0, -1, 0, -1, NULL },
-	{ "RCID", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_lap, RCID), sizeof(((struct ibstruct_cm_lap *)0)->RCID), 1, -1, 0, -1, NULL },
-	{ "QKey", NULL, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_lap, QKey), sizeof(((struct ibstruct_cm_lap *)0)->QKey), 2, -1, 0, -1, NULL },
-	{ "RQPN", NULL, 96, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_lap, RQPN), sizeof(((struct ibstruct_cm_lap *)0)->RQPN), 3, -1, 0, -1, NULL },
-	{ "RCMTimeout", NULL, 120, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, RCMTimeout), sizeof(((struct ibstruct_cm_lap *)0)->RCMTimeout), 4, -1, 0, -1, NULL },
-	{ "reserved_125", NULL, 125, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, reserved_125), sizeof(((struct ibstruct_cm_lap *)0)->reserved_125), 5, -1, IBS_F_RESERVED, -1, NULL },
-	{ "reserved_128", NULL, 128, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, reserved_128), sizeof(((struct ibstruct_cm_lap *)0)->reserved_128), 6, -1, IBS_F_RESERVED, -1, NULL },
-	{ "altSLID", NULL, 160, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altSLID), sizeof(((struct ibstruct_cm_lap *)0)->altSLID), 7, -1, 0, -1, NULL },
-	{ "altDLID", NULL, 176, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altDLID), sizeof(((struct ibstruct_cm_lap *)0)->altDLID), 8, -1, 0, -1, NULL },
-	{ "altSGID", NULL, 192, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altSGID), sizeof(((struct ibstruct_cm_lap *)0)->altSGID), 9, -1, 0, -1, NULL },
-	{ "altDGID", NULL, 320, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altDGID), sizeof(((struct ibstruct_cm_lap *)0)->altDGID), 10, -1, 0, -1, NULL },
-	{ "altFlowLabel", NULL, 448, 20, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_lap, altFlowLabel), sizeof(((struct ibstruct_cm_lap *)0)->altFlowLabel), 11, -1, 0, -1, NULL },
-	{ "reserved_468", NULL, 468, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, reserved_468), sizeof(((struct ibstruct_cm_lap *)0)->reserved_468), 12, -1, IBS_F_RESERVED, -1, NULL },
-	{ "altTClass", NULL, 472, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_lap, altTClass), sizeof(((struct ibstruct_cm_lap *)0)->altTClass), 13, -1, 0, -1, NULL },
-	{ "altHopLimit", NULL, 480, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altHopLimit), sizeof(((struct ibstruct_cm_lap *)0)->altHopLimit), 14, -1, 0, -1, NULL },
-	{ "reserved_488", NULL, 488, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, reserved_488), sizeof(((struct ibstruct_cm_lap *)0)->reserved_488), 15, -1, IBS_F_RESERVED, -1, NULL },
-	{ "altIPD", NULL, 490, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altIPD), sizeof(((struct ibstruct_cm_lap *)0)->altIPD), 16, -1, 0, -1, NULL },
-	{ "altSL", NULL, 496, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altSL), sizeof(((struct ibstruct_cm_lap *)0)->altSL), 17, -1, 0, -1, NULL },
-	{ "altSubnetLocal", NULL, 500, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altSubnetLocal), sizeof(((struct ibstruct_cm_lap *)0)->altSubnetLocal), 18, -1, 0, -1, NULL },
-	{ "reserved_501", NULL, 501, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, reserved_501), sizeof(((struct ibstruct_cm_lap *)0)->reserved_501), 19, -1, IBS_F_RESERVED, -1, NULL },
-	{ "altLocalACKTimeout", NULL, 504, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altLocalACKTimeout), sizeof(((struct ibstruct_cm_lap *)0)->altLocalACKTimeout), 20, -1, 0, -1, NULL },
-	{ "reserved_509", NULL, 509, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, reserved_509), sizeof(((struct ibstruct_cm_lap *)0)->reserved_509), 21, -1, IBS_F_RESERVED, -1, NULL },
-	{ "privateData", NULL, 512, 1344, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, privateData), 168, 22, -1, 0, -1, NULL },
+	{ 10207, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_lap, LCID), sizeof(((struct ibstruct_cm_lap *)0)->LCID), 0, -1, 0, -1, -1 },
+	{ 10514, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_lap, RCID), sizeof(((struct ibstruct_cm_lap *)0)->RCID), 1, -1, 0, -1, -1 },
+	{ 224, 0, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_lap, QKey), sizeof(((struct ibstruct_cm_lap *)0)->QKey), 2, -1, 0, -1, -1 },
+	{ 10727, 0, 96, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_lap, RQPN), sizeof(((struct ibstruct_cm_lap *)0)->RQPN), 3, -1, 0, -1, -1 },
+	{ 10732, 0, 120, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, RCMTimeout), sizeof(((struct ibstruct_cm_lap *)0)->RCMTimeout), 4, -1, 0, -1, -1 },
+	{ 10743, 0, 125, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, reserved_125), sizeof(((struct ibstruct_cm_lap *)0)->reserved_125), 5, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5038, 0, 128, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, reserved_128), sizeof(((struct ibstruct_cm_lap *)0)->reserved_128), 6, -1, IBS_F_RESERVED, -1, -1 },
+	{ 10756, 0, 160, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altSLID), sizeof(((struct ibstruct_cm_lap *)0)->altSLID), 7, -1, 0, -1, -1 },
+	{ 10764, 0, 176, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altDLID), sizeof(((struct ibstruct_cm_lap *)0)->altDLID), 8, -1, 0, -1, -1 },
+	{ 10772, 0, 192, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altSGID), sizeof(((struct ibstruct_cm_lap *)0)->altSGID), 9, -1, 0, -1, -1 },
+	{ 10780, 0, 320, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altDGID), sizeof(((struct ibstruct_cm_lap *)0)->altDGID), 10, -1, 0, -1, -1 },
+	{ 10788, 0, 448, 20, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_lap, altFlowLabel), sizeof(((struct ibstruct_cm_lap *)0)->altFlowLabel), 11, -1, 0, -1, -1 },
+	{ 10801, 0, 468, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, reserved_468), sizeof(((struct ibstruct_cm_lap *)0)->reserved_468), 12, -1, IBS_F_RESERVED, -1, -1 },
+	{ 10814, 0, 472, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_lap, altTClass), sizeof(((struct ibstruct_cm_lap *)0)->altTClass), 13, -1, 0, -1, -1 },
+	{ 10824, 0, 480, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altHopLimit), sizeof(((struct ibstruct_cm_lap *)0)->altHopLimit), 14, -1, 0, -1, -1 },
+	{ 10836, 0, 488, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, reserved_488), sizeof(((struct ibstruct_cm_lap *)0)->reserved_488), 15, -1, IBS_F_RESERVED, -1, -1 },
+	{ 10849, 0, 490, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altIPD), sizeof(((struct ibstruct_cm_lap *)0)->altIPD), 16, -1, 0, -1, -1 },
+	{ 10856, 0, 496, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altSL), sizeof(((struct ibstruct_cm_lap *)0)->altSL), 17, -1, 0, -1, -1 },
+	{ 10862, 0, 500, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altSubnetLocal), sizeof(((struct ibstruct_cm_lap *)0)->altSubnetLocal), 18, -1, 0, -1, -1 },
+	{ 10877, 0, 501, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, reserved_501), sizeof(((struct ibstruct_cm_lap *)0)->reserved_501), 19, -1, IBS_F_RESERVED, -1, -1 },
+	{ 10890, 0, 504, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altLocalACKTimeout), sizeof(((struct ibstruct_cm_lap *)0)->altLocalACKTimeout), 20, -1, 0, -1, -1 },
+	{ 10909, 0, 509, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, reserved_509), sizeof(((struct ibstruct_cm_lap *)0)->reserved_509), 21, -1, IBS_F_RESERVED, -1, -1 },
+	{ 10502, 0, 512, 1344, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, privateData), 168, 22, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cm_lap = {
@@ -13072,13 +13072,13 @@ static int gen_pack_cm_apr(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_cm_apr[] = {
-	{ "LCID", NULL, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_apr, LCID), sizeof(((struct ibstruct_cm_apr *)0)->LCID), 0, -1, 0, -1, NULL },
-	{ "RCID", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_apr, RCID), sizeof(((struct ibstruct_cm_apr *)0)->RCID), 1, -1, 0, -1, NULL },
-	{ "additionalInfoLength", NULL, 64, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_apr, additionalInfoLength), sizeof(((struct ibstruct_cm_apr *)0)->additionalInfoLength), 2, -1, 0, -1, NULL },
-	{ "APstatus", NULL, 72, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_apr, APstatus), sizeof(((struct ibstruct_cm_apr *)0)->APstatus), 3, IBSTRUCT_ENUM_CM_APR_STATUS, 0, -1, NULL },
-	{ "reserved_80", NULL, 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_apr, reserved_80), sizeof(((struct ibstruct_cm_apr *)0)->reserved_80), 4, -1, IBS_F_RESERVED, -1, NULL },
-	{ "additionalInfo", NULL, 96, 576, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_apr, additionalInfo), 72, 5, -1, 0, -1, NULL },
-	{ "privateData", NULL, 672, 1184, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_apr, privateData), 148, 6, -1, 0, -1, NULL },
+	{ 10207, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_apr, LCID), sizeof(((struct ibstruct_cm_apr *)0)->LCID), 0, -1, 0, -1, -1 },
+	{ 10514, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_apr, RCID), sizeof(((struct ibstruct_cm_apr *)0)->RCID), 1, -1, 0, -1, -1 },
+	{ 10922, 0, 64, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_apr, additionalInfoLength), sizeof(((struct ibstruct_cm_apr *)0)->additionalInfoLength), 2, -1, 0, -1, -1 },
+	{ 10943, 0, 72, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_apr, APstatus), sizeof(((struct ibstruct_cm_apr *)0)->APstatus), 3, IBSTRUCT_ENUM_CM_APR_STATUS, 0, -1, -1 },
+	{ 1930, 0, 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_apr, reserved_80), sizeof(((struct ibstruct_cm_apr *)0)->reserved_80), 4, -1, IBS_F_RESERVED, -1, -1 },
+	{ 10952, 0, 96, 576, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_apr, additionalInfo), 72, 5, -1, 0, -1, -1 },
+	{ 10502, 0, 672, 1184, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_apr, privateData), 148, 6, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cm_apr = {
@@ -13164,11 +13164,11 @@ static int gen_pack_cm_sidr_req(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_cm_sidr_req[] = {
-	{ "requestID", NULL, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_req, requestID), sizeof(((struct ibstruct_cm_sidr_req *)0)->requestID), 0, -1, 0, -1, NULL },
-	{ "PKey", NULL, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_req, PKey), sizeof(((struct ibstruct_cm_sidr_req *)0)->PKey), 1, -1, 0, -1, NULL },
-	{ "reserved_48", NULL, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_sidr_req, reserved_48), sizeof(((struct ibstruct_cm_sidr_req *)0)->reserved_48), 2, -1, IBS_F_RESERVED, -1, NULL },
-	{ "serviceID", NULL, 64, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_req, serviceID), sizeof(((struct ibstruct_cm_sidr_req *)0)->serviceID), 3, -1, 0, -1, NULL },
-	{ "privateData", NULL, 128, 1728, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_sidr_req, privateData), 216, 4, -1, 0, -1, NULL },
+	{ 10967, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_req, requestID), sizeof(((struct ibstruct_cm_sidr_req *)0)->requestID), 0, -1, 0, -1, -1 },
+	{ 185, 0, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_req, PKey), sizeof(((struct ibstruct_cm_sidr_req *)0)->PKey), 1, -1, 0, -1, -1 },
+	{ 1854, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_sidr_req, reserved_48), sizeof(((struct ibstruct_cm_sidr_req *)0)->reserved_48), 2, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5475, 0, 64, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_req, serviceID), sizeof(((struct ibstruct_cm_sidr_req *)0)->serviceID), 3, -1, 0, -1, -1 },
+	{ 10502, 0, 128, 1728, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_sidr_req, privateData), 216, 4, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cm_sidr_req = {
@@ -13267,16 +13267,16 @@ static int gen_pack_cm_sidr_rep(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_cm_sidr_rep[] = {
-	{ "requestID", NULL, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_rep, requestID), sizeof(((struct ibstruct_cm_sidr_rep *)0)->requestID), 0, -1, 0, -1, NULL },
-	{ "status", NULL, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_sidr_rep, status), sizeof(((struct ibstruct_cm_sidr_rep *)0)->status), 1, IBSTRUCT_ENUM_CM_SIDR_STATUS, 0, -1, NULL },
-	{ "additionalInfoLength", NULL, 40, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_sidr_rep, additionalInfoLength), sizeof(((struct ibstruct_cm_sidr_rep *)0)->additionalInfoLength), 2, -1, 0, -1, NULL },
-	{ "vendorIDH", NULL, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_rep, vendorIDH), sizeof(((struct ibstruct_cm_sidr_rep *)0)->vendorIDH), 3, -1, 0, -1, NULL },
-	{ "QPN", NULL, 64, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_rep, QPN), sizeof(((struct ibstruct_cm_sidr_rep *)0)->QPN), 4, -1, 0, -1, NULL },
-	{ "vendorIDL", NULL, 88, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_rep, vendorIDL), sizeof(((struct ibstruct_cm_sidr_rep *)0)->vendorIDL), 5, -1, 0, -1, NULL },
-	{ "serviceID", NULL, 96, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_rep, serviceID), sizeof(((struct ibstruct_cm_sidr_rep *)0)->serviceID), 6, -1, 0, -1, NULL },
-	{ "QKey", NULL, 160, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_rep, QKey), sizeof(((struct ibstruct_cm_sidr_rep *)0)->QKey), 7, -1, 0, -1, NULL },
-	{ "classPortinfo", NULL, 192, 576, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_sidr_rep, classPortinfo), sizeof(((struct ibstruct_cm_sidr_rep *)0)->classPortinfo), 8, -1, 0, -1, &desc_mad_class_port_info },
-	{ "privateData", NULL, 768, 1088, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_sidr_rep, privateData), 136, 31, -1, 0, -1, NULL },
+	{ 10967, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_rep, requestID), sizeof(((struct ibstruct_cm_sidr_rep *)0)->requestID), 0, -1, 0, -1, -1 },
+	{ 397, 0, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_sidr_rep, status), sizeof(((struct ibstruct_cm_sidr_rep *)0)->status), 1, IBSTRUCT_ENUM_CM_SIDR_STATUS, 0, -1, -1 },
+	{ 10922, 0, 40, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_sidr_rep, additionalInfoLength), sizeof(((struct ibstruct_cm_sidr_rep *)0)->additionalInfoLength), 2, -1, 0, -1, -1 },
+	{ 10627, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_rep, vendorIDH), sizeof(((struct ibstruct_cm_sidr_rep *)0)->vendorIDH), 3, -1, 0, -1, -1 },
+	{ 1372, 0, 64, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_rep, QPN), sizeof(((struct ibstruct_cm_sidr_rep *)0)->QPN), 4, -1, 0, -1, -1 },
+	{ 10662, 0, 88, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_rep, vendorIDL), sizeof(((struct ibstruct_cm_sidr_rep *)0)->vendorIDL), 5, -1, 0, -1, -1 },
+	{ 5475, 0, 96, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_rep, serviceID), sizeof(((struct ibstruct_cm_sidr_rep *)0)->serviceID), 6, -1, 0, -1, -1 },
+	{ 224, 0, 160, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_rep, QKey), sizeof(((struct ibstruct_cm_sidr_rep *)0)->QKey), 7, -1, 0, -1, -1 },
+	{ 10977, 0, 192, 576, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_sidr_rep, classPortinfo), sizeof(((struct ibstruct_cm_sidr_rep *)0)->classPortinfo), 8, -1, 0, -1, 18 },
+	{ 10502, 0, 768, 1088, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_sidr_rep, privateData), 136, 31, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cm_sidr_rep = {
@@ -13366,13 +13366,13 @@ static int gen_pack_snmp_format(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_snmp_format[] = {
-	{ "MADHeader", NULL, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_format, MADHeader), sizeof(((struct ibstruct_snmp_format *)0)->MADHeader), 0, -1, 0, -1, &desc_mad_header },
-	{ "reserved_192", NULL, 192, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_format, reserved_192), 32, 10, -1, IBS_F_RESERVED, -1, NULL },
-	{ "RAddress", NULL, 448, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_snmp_format, RAddress), sizeof(((struct ibstruct_snmp_format *)0)->RAddress), 11, -1, 0, -1, NULL },
-	{ "payloadLength", NULL, 480, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_format, payloadLength), sizeof(((struct ibstruct_snmp_format *)0)->payloadLength), 12, -1, 0, -1, NULL },
-	{ "segmentNumber", NULL, 488, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_format, segmentNumber), sizeof(((struct ibstruct_snmp_format *)0)->segmentNumber), 13, -1, 0, -1, NULL },
-	{ "sourceLID", NULL, 496, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_format, sourceLID), sizeof(((struct ibstruct_snmp_format *)0)->sourceLID), 14, -1, 0, -1, NULL },
-	{ "data", "GsData", 512, 1536, 1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_format, data), 192, 15, -1, 0, -1, NULL },
+	{ 1402, 0, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_format, MADHeader), sizeof(((struct ibstruct_snmp_format *)0)->MADHeader), 0, -1, 0, -1, 14 },
+	{ 4977, 0, 192, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_format, reserved_192), 32, 10, -1, IBS_F_RESERVED, -1, -1 },
+	{ 10991, 0, 448, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_snmp_format, RAddress), sizeof(((struct ibstruct_snmp_format *)0)->RAddress), 11, -1, 0, -1, -1 },
+	{ 11000, 0, 480, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_format, payloadLength), sizeof(((struct ibstruct_snmp_format *)0)->payloadLength), 12, -1, 0, -1, -1 },
+	{ 1555, 0, 488, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_format, segmentNumber), sizeof(((struct ibstruct_snmp_format *)0)->segmentNumber), 13, -1, 0, -1, -1 },
+	{ 11014, 0, 496, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_format, sourceLID), sizeof(((struct ibstruct_snmp_format *)0)->sourceLID), 14, -1, 0, -1, -1 },
+	{ 1606, 6487, 512, 1536, 1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_format, data), 192, 15, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_snmp_format = {
@@ -13450,7 +13450,7 @@ static int gen_pack_snmp_community_info(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_snmp_community_info[] = {
-	{ "communityName", NULL, 0, 512, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_community_info, communityName), 64, 0, -1, 0, -1, NULL },
+	{ 11024, 0, 0, 512, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_community_info, communityName), 64, 0, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_snmp_community_info = {
@@ -13528,7 +13528,7 @@ static int gen_pack_snmp_pdu_info(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_snmp_pdu_info[] = {
-	{ "PDUData", NULL, 0, 1536, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_pdu_info, PDUData), 192, 0, -1, 0, -1, NULL },
+	{ 11038, 0, 0, 1536, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_pdu_info, PDUData), 192, 0, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_snmp_pdu_info = {
@@ -13612,10 +13612,10 @@ static int gen_pack_cc_format(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_cc_format[] = {
-	{ "MADHeader", NULL, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_format, MADHeader), sizeof(((struct ibstruct_cc_format *)0)->MADHeader), 0, -1, 0, -1, &desc_mad_header },
-	{ "CCKey", "CC_Key", 192, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_format, CCKey), sizeof(((struct ibstruct_cc_format *)0)->CCKey), 10, -1, 0, -1, NULL },
-	{ "reserved_256", NULL, 256, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_format, reserved_256), 32, 11, -1, IBS_F_RESERVED, -1, NULL },
-	{ "data", NULL, 512, 1536, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_format, data), 192, 12, -1, 0, -1, NULL },
+	{ 1402, 0, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_format, MADHeader), sizeof(((struct ibstruct_cc_format *)0)->MADHeader), 0, -1, 0, -1, 14 },
+	{ 11046, 11052, 192, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_format, CCKey), sizeof(((struct ibstruct_cc_format *)0)->CCKey), 10, -1, 0, -1, -1 },
+	{ 895, 0, 256, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_format, reserved_256), 32, 11, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1606, 0, 512, 1536, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_format, data), 192, 12, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cc_format = {
@@ -13697,9 +13697,9 @@ static int gen_pack_cc_log_format(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_cc_log_format[] = {
-	{ "MADHeader", NULL, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_log_format, MADHeader), sizeof(((struct ibstruct_cc_log_format *)0)->MADHeader), 0, -1, 0, -1, &desc_mad_header },
-	{ "CCKey", "CC_Key", 192, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_log_format, CCKey), sizeof(((struct ibstruct_cc_log_format *)0)->CCKey), 10, -1, 0, -1, NULL },
-	{ "logData", NULL, 256, 1792, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_log_format, logData), 224, 11, -1, 0, -1, NULL },
+	{ 1402, 0, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_log_format, MADHeader), sizeof(((struct ibstruct_cc_log_format *)0)->MADHeader), 0, -1, 0, -1, 14 },
+	{ 11046, 11052, 192, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_log_format, CCKey), sizeof(((struct ibstruct_cc_log_format *)0)->CCKey), 10, -1, 0, -1, -1 },
+	{ 11059, 0, 256, 1792, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_log_format, logData), 224, 11, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cc_log_format = {
@@ -13781,9 +13781,9 @@ static int gen_pack_cc_congestion_info(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_cc_congestion_info[] = {
-	{ "congestionInfo", "CongestionInfo", 0, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_congestion_info, congestionInfo), sizeof(((struct ibstruct_cc_congestion_info *)0)->congestionInfo), 0, -1, 0, -1, NULL },
-	{ "controlTableCap", "ControlTableCap", 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_info, controlTableCap), sizeof(((struct ibstruct_cc_congestion_info *)0)->controlTableCap), 1, -1, 0, -1, NULL },
-	{ "reserved_24", NULL, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_info, reserved_24), sizeof(((struct ibstruct_cc_congestion_info *)0)->reserved_24), 2, -1, IBS_F_RESERVED, -1, NULL },
+	{ 11067, 11082, 0, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_congestion_info, congestionInfo), sizeof(((struct ibstruct_cc_congestion_info *)0)->congestionInfo), 0, -1, 0, -1, -1 },
+	{ 11097, 11113, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_info, controlTableCap), sizeof(((struct ibstruct_cc_congestion_info *)0)->controlTableCap), 1, -1, 0, -1, -1 },
+	{ 5176, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_info, reserved_24), sizeof(((struct ibstruct_cc_congestion_info *)0)->reserved_24), 2, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cc_congestion_info = {
@@ -13874,12 +13874,12 @@ static int gen_pack_cc_congestion_key_info(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_cc_congestion_key_info[] = {
-	{ "CCKey", "CC_Key", 0, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_congestion_key_info, CCKey), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->CCKey), 0, -1, 0, -1, NULL },
-	{ "CCKeyProtectBit", "CC_KeyProtectBit", 64, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_key_info, CCKeyProtectBit), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->CCKeyProtectBit), 1, -1, 0, -1, NULL },
-	{ "reserved_65", NULL, 65, 15, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_key_info, reserved_65), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->reserved_65), 2, -1, IBS_F_RESERVED, -1, NULL },
-	{ "CCKeyLeasePeriod", "CC_KeyLeasePeriod", 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_key_info, CCKeyLeasePeriod), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->CCKeyLeasePeriod), 3, -1, 0, -1, NULL },
-	{ "CCKeyViolations", "CC_KeyViolations", 96, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_key_info, CCKeyViolations), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->CCKeyViolations), 4, -1, 0, -1, NULL },
-	{ "reserved_112", NULL, 112, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_key_info, reserved_112), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->reserved_112), 5, -1, IBS_F_RESERVED, -1, NULL },
+	{ 11046, 11052, 0, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_congestion_key_info, CCKey), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->CCKey), 0, -1, 0, -1, -1 },
+	{ 11129, 11145, 64, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_key_info, CCKeyProtectBit), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->CCKeyProtectBit), 1, -1, 0, -1, -1 },
+	{ 204, 0, 65, 15, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_key_info, reserved_65), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->reserved_65), 2, -1, IBS_F_RESERVED, -1, -1 },
+	{ 11162, 11179, 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_key_info, CCKeyLeasePeriod), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->CCKeyLeasePeriod), 3, -1, 0, -1, -1 },
+	{ 11197, 11213, 96, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_key_info, CCKeyViolations), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->CCKeyViolations), 4, -1, 0, -1, -1 },
+	{ 2069, 0, 112, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_key_info, reserved_112), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->reserved_112), 5, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cc_congestion_key_info = {
@@ -13968,11 +13968,11 @@ static int gen_pack_cc_congestion_log_entry_switch(const void *h, void *buf, siz
 }
 
 static const struct ibs_field fields_cc_congestion_log_entry_switch[] = {
-	{ "SLID", "SLID", 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_switch, SLID), sizeof(((struct ibstruct_cc_congestion_log_entry_switch *)0)->SLID), 0, -1, 0, -1, NULL },
-	{ "DLID", "DLID", 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_switch, DLID), sizeof(((struct ibstruct_cc_congestion_log_entry_switch *)0)->DLID), 1, -1, 0, -1, NULL },
-	{ "SL", "SL", 32, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_switch, SL), sizeof(((struct ibstruct_cc_congestion_log_entry_switch *)0)->SL), 2, -1, 0, -1, NULL },
-	{ "reserved_36", NULL, 36, 28, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_switch, reserved_36), sizeof(((struct ibstruct_cc_congestion_log_entry_switch *)0)->reserved_36), 3, -1, IBS_F_RESERVED, -1, NULL },
-	{ "timestamp", "Timestamp", 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_cc_congestion_log_entry_switch, timestamp), sizeof(((struct ibstruct_cc_congestion_log_entry_switch *)0)->timestamp), 4, -1, 0, -1, NULL },
+	{ 52, 52, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_switch, SLID), sizeof(((struct ibstruct_cc_congestion_log_entry_switch *)0)->SLID), 0, -1, 0, -1, -1 },
+	{ 28, 28, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_switch, DLID), sizeof(((struct ibstruct_cc_congestion_log_entry_switch *)0)->DLID), 1, -1, 0, -1, -1 },
+	{ 9, 9, 32, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_switch, SL), sizeof(((struct ibstruct_cc_congestion_log_entry_switch *)0)->SL), 2, -1, 0, -1, -1 },
+	{ 11230, 0, 36, 28, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_switch, reserved_36), sizeof(((struct ibstruct_cc_congestion_log_entry_switch *)0)->reserved_36), 3, -1, IBS_F_RESERVED, -1, -1 },
+	{ 11242, 11252, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_cc_congestion_log_entry_switch, timestamp), sizeof(((struct ibstruct_cc_congestion_log_entry_switch *)0)->timestamp), 4, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cc_congestion_log_entry_switch = {
@@ -14071,14 +14071,14 @@ static int gen_pack_cc_congestion_log_entry_ca(const void *h, void *buf, size_t 
 }
 
 static const struct ibs_field fields_cc_congestion_log_entry_ca[] = {
-	{ "localQPCNEntry", "Local_QP_CN_Entry", 0, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_ca, localQPCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->localQPCNEntry), 0, -1, 0, -1, NULL },
-	{ "SLCNEntry", "SL_CN_Entry", 24, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_ca, SLCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->SLCNEntry), 1, -1, 0, -1, NULL },
-	{ "serviceTypeCNEntry", "Service_Type_CN_Entry", 28, 4, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_congestion_log_entry_ca, serviceTypeCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->serviceTypeCNEntry), 2, -1, 0, -1, NULL },
-	{ "remoteQPNumberCNEntry", "Remote_QP_Number_CN_Entry", 32, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_ca, remoteQPNumberCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->remoteQPNumberCNEntry), 3, -1, 0, -1, NULL },
-	{ "reserved_56", NULL, 56, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_ca, reserved_56), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->reserved_56), 4, -1, IBS_F_RESERVED, -1, NULL },
-	{ "localLIDCN", "Local_LID_CN", 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_ca, localLIDCN), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->localLIDCN), 5, -1, 0, -1, NULL },
-	{ "remoteLIDCNEntry", "Remote_LID_CN_Entry", 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_ca, remoteLIDCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->remoteLIDCNEntry), 6, -1, 0, -1, NULL },
-	{ "timestampCNEntry", "Timestamp_CN_Entry", 96, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_cc_congestion_log_entry_ca, timestampCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->timestampCNEntry), 7, -1, 0, -1, NULL },
+	{ 11262, 11277, 0, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_ca, localQPCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->localQPCNEntry), 0, -1, 0, -1, -1 },
+	{ 11295, 11305, 24, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_ca, SLCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->SLCNEntry), 1, -1, 0, -1, -1 },
+	{ 11317, 11336, 28, 4, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_congestion_log_entry_ca, serviceTypeCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->serviceTypeCNEntry), 2, -1, 0, -1, -1 },
+	{ 11358, 11380, 32, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_ca, remoteQPNumberCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->remoteQPNumberCNEntry), 3, -1, 0, -1, -1 },
+	{ 2098, 0, 56, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_ca, reserved_56), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->reserved_56), 4, -1, IBS_F_RESERVED, -1, -1 },
+	{ 11406, 11417, 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_ca, localLIDCN), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->localLIDCN), 5, -1, 0, -1, -1 },
+	{ 11430, 11447, 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_ca, remoteLIDCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->remoteLIDCNEntry), 6, -1, 0, -1, -1 },
+	{ 11467, 11484, 96, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_cc_congestion_log_entry_ca, timestampCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->timestampCNEntry), 7, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cc_congestion_log_entry_ca = {
@@ -14175,13 +14175,13 @@ static int gen_pack_cc_congestion_log_switch(const void *h, void *buf, size_t le
 }
 
 static const struct ibs_field fields_cc_congestion_log_switch[] = {
-	{ "logType", "LogType", 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_switch, logType), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->logType), 0, -1, 0, -1, NULL },
-	{ "congestionFlags", "CongestionFlags", 8, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_congestion_log_switch, congestionFlags), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->congestionFlags), 1, -1, 0, -1, NULL },
-	{ "logEventsCounter", "LogEventsCounter", 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_switch, logEventsCounter), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->logEventsCounter), 2, -1, 0, -1, NULL },
-	{ "currentTimeStamp", "CurrentTimeStamp", 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_cc_congestion_log_switch, currentTimeStamp), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->currentTimeStamp), 3, -1, 0, -1, NULL },
-	{ "portMap", "PortMap", 64, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_switch, portMap), 32, 4, -1, 0, -1, NULL },
-	{ "congestionEntryList", NULL, 320, 96, 15, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_switch, congestionEntryList), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->congestionEntryList[0]), 5, -1, 0, -1, &desc_cc_congestion_log_entry_switch },
-	{ "reserved_1760", NULL, 1760, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_switch, reserved_1760), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->reserved_1760), 80, -1, IBS_F_RESERVED, -1, NULL },
+	{ 11503, 11511, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_switch, logType), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->logType), 0, -1, 0, -1, -1 },
+	{ 11519, 11535, 8, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_congestion_log_switch, congestionFlags), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->congestionFlags), 1, -1, 0, -1, -1 },
+	{ 11551, 11568, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_switch, logEventsCounter), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->logEventsCounter), 2, -1, 0, -1, -1 },
+	{ 11585, 11602, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_cc_congestion_log_switch, currentTimeStamp), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->currentTimeStamp), 3, -1, 0, -1, -1 },
+	{ 11619, 11627, 64, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_switch, portMap), 32, 4, -1, 0, -1, -1 },
+	{ 11635, 0, 320, 96, 15, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_switch, congestionEntryList), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->congestionEntryList[0]), 5, -1, 0, -1, 132 },
+	{ 11655, 0, 1760, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_switch, reserved_1760), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->reserved_1760), 80, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cc_congestion_log_switch = {
@@ -14280,14 +14280,14 @@ static int gen_pack_cc_congestion_log_ca(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_cc_congestion_log_ca[] = {
-	{ "logType", "LogType", 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_ca, logType), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->logType), 0, -1, 0, -1, NULL },
-	{ "congestionFlags", "CongestionFlags", 8, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_congestion_log_ca, congestionFlags), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->congestionFlags), 1, -1, 0, -1, NULL },
-	{ "thresholdEventCounter", "ThresholdEventCounter", 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_ca, thresholdEventCounter), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->thresholdEventCounter), 2, -1, 0, -1, NULL },
-	{ "thresholdCongestionEventMap", "ThresholdCongestionEventMap", 32, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_congestion_log_ca, thresholdCongestionEventMap), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->thresholdCongestionEventMap), 3, -1, 0, -1, NULL },
-	{ "reserved_48", NULL, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_ca, reserved_48), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->reserved_48), 4, -1, IBS_F_RESERVED, -1, NULL },
-	{ "currentTimeStamp", "CurrentTimeStamp", 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_cc_congestion_log_ca, currentTimeStamp), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->currentTimeStamp), 5, -1, 0, -1, NULL },
-	{ "congestionEntryList", NULL, 96, 128, 13, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_ca, congestionEntryList), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->congestionEntryList[0]), 6, -1, 0, -1, &desc_cc_congestion_log_entry_ca },
-	{ "reserved_1760", NULL, 1760, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_ca, reserved_1760), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->reserved_1760), 110, -1, IBS_F_RESERVED, -1, NULL },
+	{ 11503, 11511, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_ca, logType), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->logType), 0, -1, 0, -1, -1 },
+	{ 11519, 11535, 8, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_congestion_log_ca, congestionFlags), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->congestionFlags), 1, -1, 0, -1, -1 },
+	{ 11669, 11691, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_ca, thresholdEventCounter), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->thresholdEventCounter), 2, -1, 0, -1, -1 },
+	{ 11713, 11741, 32, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_congestion_log_ca, thresholdCongestionEventMap), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->thresholdCongestionEventMap), 3, -1, 0, -1, -1 },
+	{ 1854, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_ca, reserved_48), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->reserved_48), 4, -1, IBS_F_RESERVED, -1, -1 },
+	{ 11585, 11602, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_cc_congestion_log_ca, currentTimeStamp), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->currentTimeStamp), 5, -1, 0, -1, -1 },
+	{ 11635, 0, 96, 128, 13, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_ca, congestionEntryList), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->congestionEntryList[0]), 6, -1, 0, -1, 133 },
+	{ 11655, 0, 1760, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_ca, reserved_1760), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->reserved_1760), 110, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cc_congestion_log_ca = {
@@ -14390,16 +14390,16 @@ static int gen_pack_cc_switch_congestion_setting(const void *h, void *buf, size_
 }
 
 static const struct ibs_field fields_cc_switch_congestion_setting[] = {
-	{ "controlMap", "Control_Map", 0, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_switch_congestion_setting, controlMap), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->controlMap), 0, -1, 0, -1, NULL },
-	{ "victimMask", "Victim_Mask", 32, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_congestion_setting, victimMask), 32, 1, -1, 0, -1, NULL },
-	{ "creditMask", "Credit_Mask", 288, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_congestion_setting, creditMask), 32, 2, -1, 0, -1, NULL },
-	{ "threshold", "Threshold", 544, 4, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_switch_congestion_setting, threshold), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->threshold), 3, -1, 0, -1, NULL },
-	{ "reserved_548", NULL, 548, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_congestion_setting, reserved_548), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->reserved_548), 4, -1, IBS_F_RESERVED, -1, NULL },
-	{ "packetSize", "Packet_Size", 552, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_congestion_setting, packetSize), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->packetSize), 5, -1, 0, -1, NULL },
-	{ "CSThreshold", "CS_Threshold", 560, 4, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_switch_congestion_setting, CSThreshold), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->CSThreshold), 6, -1, 0, -1, NULL },
-	{ "reserved_564", NULL, 564, 12, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_congestion_setting, reserved_564), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->reserved_564), 7, -1, IBS_F_RESERVED, -1, NULL },
-	{ "CSReturnDelay", "CS_ReturnDelay", 576, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_switch_congestion_setting, CSReturnDelay), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->CSReturnDelay), 8, -1, 0, -1, NULL },
-	{ "markingRate", "Marking_Rate", 592, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_congestion_setting, markingRate), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->markingRate), 9, -1, 0, -1, NULL },
+	{ 11769, 11780, 0, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_switch_congestion_setting, controlMap), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->controlMap), 0, -1, 0, -1, -1 },
+	{ 11792, 11803, 32, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_congestion_setting, victimMask), 32, 1, -1, 0, -1, -1 },
+	{ 11815, 11826, 288, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_congestion_setting, creditMask), 32, 2, -1, 0, -1, -1 },
+	{ 11838, 11848, 544, 4, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_switch_congestion_setting, threshold), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->threshold), 3, -1, 0, -1, -1 },
+	{ 11858, 0, 548, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_congestion_setting, reserved_548), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->reserved_548), 4, -1, IBS_F_RESERVED, -1, -1 },
+	{ 11871, 11882, 552, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_congestion_setting, packetSize), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->packetSize), 5, -1, 0, -1, -1 },
+	{ 11894, 11906, 560, 4, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_switch_congestion_setting, CSThreshold), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->CSThreshold), 6, -1, 0, -1, -1 },
+	{ 11919, 0, 564, 12, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_congestion_setting, reserved_564), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->reserved_564), 7, -1, IBS_F_RESERVED, -1, -1 },
+	{ 11932, 11946, 576, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_switch_congestion_setting, CSReturnDelay), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->CSReturnDelay), 8, -1, 0, -1, -1 },
+	{ 11961, 11973, 592, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_congestion_setting, markingRate), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->markingRate), 9, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cc_switch_congestion_setting = {
@@ -14494,12 +14494,12 @@ static int gen_pack_cc_switch_port_congestion_setting_element(const void *h, voi
 }
 
 static const struct ibs_field fields_cc_switch_port_congestion_setting_element[] = {
-	{ "valid", "Valid", 0, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, valid), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->valid), 0, -1, 0, -1, NULL },
-	{ "controlType", "Control_Type", 1, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, controlType), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->controlType), 1, -1, 0, -1, NULL },
-	{ "reserved_2", NULL, 2, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, reserved_2), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->reserved_2), 2, -1, IBS_F_RESERVED, -1, NULL },
-	{ "threshold", "Threshold", 4, 4, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, threshold), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->threshold), 3, -1, 0, -1, NULL },
-	{ "packetSize", "Packet_Size", 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, packetSize), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->packetSize), 4, -1, 0, -1, NULL },
-	{ "congParmMarkingRate", "Cong_Parm_Marking_Rate", 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, congParmMarkingRate), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->congParmMarkingRate), 5, -1, 0, -1, NULL },
+	{ 4610, 11986, 0, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, valid), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->valid), 0, -1, 0, -1, -1 },
+	{ 11992, 12004, 1, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, controlType), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->controlType), 1, -1, 0, -1, -1 },
+	{ 12017, 0, 2, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, reserved_2), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->reserved_2), 2, -1, IBS_F_RESERVED, -1, -1 },
+	{ 11838, 11848, 4, 4, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, threshold), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->threshold), 3, -1, 0, -1, -1 },
+	{ 11871, 11882, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, packetSize), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->packetSize), 4, -1, 0, -1, -1 },
+	{ 12028, 12048, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, congParmMarkingRate), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->congParmMarkingRate), 5, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cc_switch_port_congestion_setting_element = {
@@ -14584,7 +14584,7 @@ static int gen_pack_cc_switch_port_congestion_setting(const void *h, void *buf, 
 }
 
 static const struct ibs_field fields_cc_switch_port_congestion_setting[] = {
-	{ "element", NULL, 0, 32, 32, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_port_congestion_setting, element), sizeof(((struct ibstruct_cc_switch_port_congestion_setting *)0)->element[0]), 0, -1, 0, -1, &desc_cc_switch_port_congestion_setting_element },
+	{ 12071, 0, 0, 32, 32, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_port_congestion_setting, element), sizeof(((struct ibstruct_cc_switch_port_congestion_setting *)0)->element[0]), 0, -1, 0, -1, 137 },
 };
 
 static const struct ibstruct_desc desc_cc_switch_port_congestion_setting = {
@@ -14671,11 +14671,11 @@ static int gen_pack_cc_ca_congestion_entry(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_cc_ca_congestion_entry[] = {
-	{ "CCTITimer", "CCTI_Timer", 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_entry, CCTITimer), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->CCTITimer), 0, -1, 0, -1, NULL },
-	{ "CCTIIncrease", "CCTI_Increase", 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_entry, CCTIIncrease), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->CCTIIncrease), 1, -1, 0, -1, NULL },
-	{ "triggerThreshold", "Trigger_Threshold", 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_entry, triggerThreshold), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->triggerThreshold), 2, -1, 0, -1, NULL },
-	{ "CCTIMin", "CCTI_Min", 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_entry, CCTIMin), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->CCTIMin), 3, -1, 0, -1, NULL },
-	{ "reserved_40", NULL, 40, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_entry, reserved_40), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->reserved_40), 4, -1, IBS_F_RESERVED, -1, NULL },
+	{ 12079, 12089, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_entry, CCTITimer), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->CCTITimer), 0, -1, 0, -1, -1 },
+	{ 12100, 12113, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_entry, CCTIIncrease), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->CCTIIncrease), 1, -1, 0, -1, -1 },
+	{ 12127, 12144, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_entry, triggerThreshold), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->triggerThreshold), 2, -1, 0, -1, -1 },
+	{ 12162, 12170, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_entry, CCTIMin), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->CCTIMin), 3, -1, 0, -1, -1 },
+	{ 1842, 0, 40, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_entry, reserved_40), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->reserved_40), 4, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cc_ca_congestion_entry = {
@@ -14764,9 +14764,9 @@ static int gen_pack_cc_ca_congestion_setting(const void *h, void *buf, size_t le
 }
 
 static const struct ibs_field fields_cc_ca_congestion_setting[] = {
-	{ "portControl", "Port_Control", 0, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_ca_congestion_setting, portControl), sizeof(((struct ibstruct_cc_ca_congestion_setting *)0)->portControl), 0, -1, 0, -1, NULL },
-	{ "controlMap", "Control_Map", 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_ca_congestion_setting, controlMap), sizeof(((struct ibstruct_cc_ca_congestion_setting *)0)->controlMap), 1, -1, 0, -1, NULL },
-	{ "CACongestionEntryList", NULL, 32, 64, 16, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_setting, CACongestionEntryList), sizeof(((struct ibstruct_cc_ca_congestion_setting *)0)->CACongestionEntryList[0]), 2, -1, 0, -1, &desc_cc_ca_congestion_entry },
+	{ 12179, 12191, 0, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_ca_congestion_setting, portControl), sizeof(((struct ibstruct_cc_ca_congestion_setting *)0)->portControl), 0, -1, 0, -1, -1 },
+	{ 11769, 11780, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_ca_congestion_setting, controlMap), sizeof(((struct ibstruct_cc_ca_congestion_setting *)0)->controlMap), 1, -1, 0, -1, -1 },
+	{ 12204, 0, 32, 64, 16, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_setting, CACongestionEntryList), sizeof(((struct ibstruct_cc_ca_congestion_setting *)0)->CACongestionEntryList[0]), 2, -1, 0, -1, 139 },
 };
 
 static const struct ibstruct_desc desc_cc_ca_congestion_setting = {
@@ -14849,8 +14849,8 @@ static int gen_pack_cc_congestion_control_table_entry(const void *h, void *buf, 
 }
 
 static const struct ibs_field fields_cc_congestion_control_table_entry[] = {
-	{ "CCTShift", "CCT_Shift", 0, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_control_table_entry, CCTShift), sizeof(((struct ibstruct_cc_congestion_control_table_entry *)0)->CCTShift), 0, -1, 0, -1, NULL },
-	{ "CCTMultiplier", "CCT_Multiplier", 2, 14, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_control_table_entry, CCTMultiplier), sizeof(((struct ibstruct_cc_congestion_control_table_entry *)0)->CCTMultiplier), 1, -1, 0, -1, NULL },
+	{ 12226, 12235, 0, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_control_table_entry, CCTShift), sizeof(((struct ibstruct_cc_congestion_control_table_entry *)0)->CCTShift), 0, -1, 0, -1, -1 },
+	{ 12245, 12259, 2, 14, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_control_table_entry, CCTMultiplier), sizeof(((struct ibstruct_cc_congestion_control_table_entry *)0)->CCTMultiplier), 1, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cc_congestion_control_table_entry = {
@@ -14939,9 +14939,9 @@ static int gen_pack_cc_congestion_control_table(const void *h, void *buf, size_t
 }
 
 static const struct ibs_field fields_cc_congestion_control_table[] = {
-	{ "CCTILimit", "CCTI_Limit", 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_control_table, CCTILimit), sizeof(((struct ibstruct_cc_congestion_control_table *)0)->CCTILimit), 0, -1, 0, -1, NULL },
-	{ "reserved_16", NULL, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_control_table, reserved_16), sizeof(((struct ibstruct_cc_congestion_control_table *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, NULL },
-	{ "CCTIEntryList", NULL, 32, 16, 64, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_control_table, CCTIEntryList), sizeof(((struct ibstruct_cc_congestion_control_table *)0)->CCTIEntryList[0]), 2, -1, 0, -1, &desc_cc_congestion_control_table_entry },
+	{ 12274, 12284, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_control_table, CCTILimit), sizeof(((struct ibstruct_cc_congestion_control_table *)0)->CCTILimit), 0, -1, 0, -1, -1 },
+	{ 1779, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_control_table, reserved_16), sizeof(((struct ibstruct_cc_congestion_control_table *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, -1 },
+	{ 12295, 0, 32, 16, 64, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_control_table, CCTIEntryList), sizeof(((struct ibstruct_cc_congestion_control_table *)0)->CCTIEntryList[0]), 2, -1, 0, -1, 141 },
 };
 
 static const struct ibstruct_desc desc_cc_congestion_control_table = {
@@ -15019,7 +15019,7 @@ static int gen_pack_cc_timestamp(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_cc_timestamp[] = {
-	{ "timestamp", "Timestamp", 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_cc_timestamp, timestamp), sizeof(((struct ibstruct_cc_timestamp *)0)->timestamp), 0, -1, 0, -1, NULL },
+	{ 11242, 11252, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_cc_timestamp, timestamp), sizeof(((struct ibstruct_cc_timestamp *)0)->timestamp), 0, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_cc_timestamp = {
@@ -15099,8 +15099,8 @@ static int gen_pack_vend_format(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_vend_format[] = {
-	{ "MADHeader", NULL, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_vend_format, MADHeader), sizeof(((struct ibstruct_vend_format *)0)->MADHeader), 0, -1, 0, -1, &desc_mad_header },
-	{ "data", NULL, 192, 1856, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_vend_format, data), 232, 10, -1, 0, -1, NULL },
+	{ 1402, 0, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_vend_format, MADHeader), sizeof(((struct ibstruct_vend_format *)0)->MADHeader), 0, -1, 0, -1, 14 },
+	{ 1606, 0, 192, 1856, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_vend_format, data), 232, 10, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_vend_format = {
@@ -15187,10 +15187,10 @@ static int gen_pack_vend_oui_format(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_vend_oui_format[] = {
-	{ "RMPPHeader", NULL, 0, 288, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_vend_oui_format, RMPPHeader), sizeof(((struct ibstruct_vend_oui_format *)0)->RMPPHeader), 0, -1, 0, -1, &desc_rmpp_header },
-	{ "reserved_288", NULL, 288, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_vend_oui_format, reserved_288), sizeof(((struct ibstruct_vend_oui_format *)0)->reserved_288), 17, -1, IBS_F_RESERVED, -1, NULL },
-	{ "OUI", "OUI", 296, 24, 1, IBS_T_UINT, IBS_FMT_ARRAY, IBS_DISP_HEX, offsetof(struct ibstruct_vend_oui_format, OUI), sizeof(((struct ibstruct_vend_oui_format *)0)->OUI), 18, -1, 0, -1, NULL },
-	{ "data", "Vendor2Data", 320, 1728, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_vend_oui_format, data), 216, 19, -1, 0, -1, NULL },
+	{ 1544, 0, 0, 288, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_vend_oui_format, RMPPHeader), sizeof(((struct ibstruct_vend_oui_format *)0)->RMPPHeader), 0, -1, 0, -1, 21 },
+	{ 1636, 0, 288, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_vend_oui_format, reserved_288), sizeof(((struct ibstruct_vend_oui_format *)0)->reserved_288), 17, -1, IBS_F_RESERVED, -1, -1 },
+	{ 12309, 12309, 296, 24, 1, IBS_T_UINT, IBS_FMT_ARRAY, IBS_DISP_HEX, offsetof(struct ibstruct_vend_oui_format, OUI), sizeof(((struct ibstruct_vend_oui_format *)0)->OUI), 18, -1, 0, -1, -1 },
+	{ 1606, 12313, 320, 1728, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_vend_oui_format, data), 216, 19, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_vend_oui_format = {
@@ -15274,10 +15274,10 @@ static int gen_pack_bm_format(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_bm_format[] = {
-	{ "MADHeader", NULL, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_bm_format, MADHeader), sizeof(((struct ibstruct_bm_format *)0)->MADHeader), 0, -1, 0, -1, &desc_mad_header },
-	{ "BKey", NULL, 192, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_bm_format, BKey), sizeof(((struct ibstruct_bm_format *)0)->BKey), 10, -1, 0, -1, NULL },
-	{ "reserved_256", NULL, 256, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_bm_format, reserved_256), 32, 11, -1, IBS_F_RESERVED, -1, NULL },
-	{ "data", NULL, 512, 1536, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_bm_format, data), 192, 12, -1, 0, -1, NULL },
+	{ 1402, 0, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_bm_format, MADHeader), sizeof(((struct ibstruct_bm_format *)0)->MADHeader), 0, -1, 0, -1, 14 },
+	{ 12325, 0, 192, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_bm_format, BKey), sizeof(((struct ibstruct_bm_format *)0)->BKey), 10, -1, 0, -1, -1 },
+	{ 895, 0, 256, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_bm_format, reserved_256), 32, 11, -1, IBS_F_RESERVED, -1, -1 },
+	{ 1606, 0, 512, 1536, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_bm_format, data), 192, 12, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_bm_format = {
@@ -15405,32 +15405,32 @@ static int gen_pack_mlx_general_info(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_mlx_general_info[] = {
-	{ "reserved_0", NULL, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_0), sizeof(((struct ibstruct_mlx_general_info *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "hw_revision", "hw_dev_rev", 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, hw_revision), sizeof(((struct ibstruct_mlx_general_info *)0)->hw_revision), 1, -1, 0, -1, NULL },
-	{ "device_id", "hw_dev_id", 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, device_id), sizeof(((struct ibstruct_mlx_general_info *)0)->device_id), 2, -1, 0, -1, NULL },
-	{ "reserved_96", NULL, 96, 192, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_96), 24, 3, -1, IBS_F_RESERVED, -1, NULL },
-	{ "uptime", "hw_uptime", 288, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, uptime), sizeof(((struct ibstruct_mlx_general_info *)0)->uptime), 4, -1, 0, -1, NULL },
-	{ "reserved_320", NULL, 320, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_320), sizeof(((struct ibstruct_mlx_general_info *)0)->reserved_320), 5, -1, IBS_F_RESERVED, -1, NULL },
-	{ "fw_major", NULL, 328, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, fw_major), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_major), 6, -1, 0, -1, NULL },
-	{ "fw_minor", NULL, 336, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, fw_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_minor), 7, -1, 0, -1, NULL },
-	{ "fw_sub_minor", NULL, 344, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, fw_sub_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_sub_minor), 8, -1, 0, -1, NULL },
-	{ "fw_build_id", "fw_build_id", 352, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, fw_build_id), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_build_id), 9, -1, 0, -1, NULL },
-	{ "fw_month", NULL, 384, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, fw_month), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_month), 10, -1, 0, -1, NULL },
-	{ "fw_day", NULL, 392, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, fw_day), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_day), 11, -1, 0, -1, NULL },
-	{ "fw_year", NULL, 400, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, fw_year), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_year), 12, -1, 0, -1, NULL },
-	{ "reserved_416", NULL, 416, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_416), sizeof(((struct ibstruct_mlx_general_info *)0)->reserved_416), 13, -1, IBS_F_RESERVED, -1, NULL },
-	{ "fw_hour", NULL, 432, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, fw_hour), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_hour), 14, -1, 0, -1, NULL },
-	{ "fw_psid", "fw_psid", 448, 128, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, fw_psid), 16, 15, -1, 0, -1, NULL },
-	{ "fw_init_file_version", "fw_ini_ver", 576, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_mlx_general_info, fw_init_file_version), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_init_file_version), 16, -1, 0, -1, NULL },
-	{ "fw_ext_major", NULL, 608, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_mlx_general_info, fw_ext_major), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_ext_major), 17, -1, 0, -1, NULL },
-	{ "fw_ext_minor", NULL, 640, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_mlx_general_info, fw_ext_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_ext_minor), 18, -1, 0, -1, NULL },
-	{ "fw_ext_sub_minor", NULL, 672, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_mlx_general_info, fw_ext_sub_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_ext_sub_minor), 19, -1, 0, -1, NULL },
-	{ "reserved_704", NULL, 704, 128, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_704), 16, 20, -1, IBS_F_RESERVED, -1, NULL },
-	{ "reserved_832", NULL, 832, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_832), sizeof(((struct ibstruct_mlx_general_info *)0)->reserved_832), 21, -1, IBS_F_RESERVED, -1, NULL },
-	{ "sw_major", NULL, 840, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, sw_major), sizeof(((struct ibstruct_mlx_general_info *)0)->sw_major), 22, -1, 0, -1, NULL },
-	{ "sw_minor", NULL, 848, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, sw_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->sw_minor), 23, -1, 0, -1, NULL },
-	{ "sw_sub_minor", NULL, 856, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, sw_sub_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->sw_sub_minor), 24, -1, 0, -1, NULL },
-	{ "reserved_864", NULL, 864, 224, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_864), 28, 25, -1, IBS_F_RESERVED, -1, NULL },
+	{ 57, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_0), sizeof(((struct ibstruct_mlx_general_info *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 12330, 12342, 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, hw_revision), sizeof(((struct ibstruct_mlx_general_info *)0)->hw_revision), 1, -1, 0, -1, -1 },
+	{ 12353, 12363, 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, device_id), sizeof(((struct ibstruct_mlx_general_info *)0)->device_id), 2, -1, 0, -1, -1 },
+	{ 2260, 0, 96, 192, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_96), 24, 3, -1, IBS_F_RESERVED, -1, -1 },
+	{ 12373, 12380, 288, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, uptime), sizeof(((struct ibstruct_mlx_general_info *)0)->uptime), 4, -1, 0, -1, -1 },
+	{ 12390, 0, 320, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_320), sizeof(((struct ibstruct_mlx_general_info *)0)->reserved_320), 5, -1, IBS_F_RESERVED, -1, -1 },
+	{ 12403, 0, 328, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, fw_major), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_major), 6, -1, 0, -1, -1 },
+	{ 12412, 0, 336, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, fw_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_minor), 7, -1, 0, -1, -1 },
+	{ 12421, 0, 344, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, fw_sub_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_sub_minor), 8, -1, 0, -1, -1 },
+	{ 12434, 12434, 352, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, fw_build_id), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_build_id), 9, -1, 0, -1, -1 },
+	{ 12446, 0, 384, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, fw_month), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_month), 10, -1, 0, -1, -1 },
+	{ 12455, 0, 392, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, fw_day), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_day), 11, -1, 0, -1, -1 },
+	{ 12462, 0, 400, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, fw_year), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_year), 12, -1, 0, -1, -1 },
+	{ 4199, 0, 416, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_416), sizeof(((struct ibstruct_mlx_general_info *)0)->reserved_416), 13, -1, IBS_F_RESERVED, -1, -1 },
+	{ 12470, 0, 432, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, fw_hour), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_hour), 14, -1, 0, -1, -1 },
+	{ 12478, 12478, 448, 128, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, fw_psid), 16, 15, -1, 0, -1, -1 },
+	{ 12486, 12507, 576, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_mlx_general_info, fw_init_file_version), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_init_file_version), 16, -1, 0, -1, -1 },
+	{ 12518, 0, 608, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_mlx_general_info, fw_ext_major), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_ext_major), 17, -1, 0, -1, -1 },
+	{ 12531, 0, 640, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_mlx_general_info, fw_ext_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_ext_minor), 18, -1, 0, -1, -1 },
+	{ 12544, 0, 672, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_mlx_general_info, fw_ext_sub_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_ext_sub_minor), 19, -1, 0, -1, -1 },
+	{ 12561, 0, 704, 128, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_704), 16, 20, -1, IBS_F_RESERVED, -1, -1 },
+	{ 12574, 0, 832, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_832), sizeof(((struct ibstruct_mlx_general_info *)0)->reserved_832), 21, -1, IBS_F_RESERVED, -1, -1 },
+	{ 12587, 0, 840, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, sw_major), sizeof(((struct ibstruct_mlx_general_info *)0)->sw_major), 22, -1, 0, -1, -1 },
+	{ 12596, 0, 848, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, sw_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->sw_minor), 23, -1, 0, -1, -1 },
+	{ 12605, 0, 856, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, sw_sub_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->sw_sub_minor), 24, -1, 0, -1, -1 },
+	{ 12618, 0, 864, 224, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_864), 28, 25, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_mlx_general_info = {
@@ -15550,28 +15550,28 @@ static int gen_pack_mlx_general_info_is3(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_mlx_general_info_is3[] = {
-	{ "reserved_0", NULL, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, reserved_0), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "hw_revision", "hw_dev_rev", 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, hw_revision), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->hw_revision), 1, -1, 0, -1, NULL },
-	{ "device_id", "hw_dev_id", 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, device_id), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->device_id), 2, -1, 0, -1, NULL },
-	{ "reserved_96", NULL, 96, 192, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, reserved_96), 24, 3, -1, IBS_F_RESERVED, -1, NULL },
-	{ "uptime", "hw_uptime", 288, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, uptime), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->uptime), 4, -1, 0, -1, NULL },
-	{ "reserved_320", NULL, 320, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, reserved_320), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->reserved_320), 5, -1, IBS_F_RESERVED, -1, NULL },
-	{ "fw_major", NULL, 328, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, fw_major), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_major), 6, -1, 0, -1, NULL },
-	{ "fw_minor", NULL, 336, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, fw_minor), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_minor), 7, -1, 0, -1, NULL },
-	{ "fw_sub_minor", NULL, 344, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, fw_sub_minor), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_sub_minor), 8, -1, 0, -1, NULL },
-	{ "fw_build_id", "fw_build_id", 352, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, fw_build_id), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_build_id), 9, -1, 0, -1, NULL },
-	{ "fw_month", NULL, 384, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, fw_month), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_month), 10, -1, 0, -1, NULL },
-	{ "fw_day", NULL, 392, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, fw_day), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_day), 11, -1, 0, -1, NULL },
-	{ "fw_year", NULL, 400, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, fw_year), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_year), 12, -1, 0, -1, NULL },
-	{ "reserved_416", NULL, 416, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, reserved_416), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->reserved_416), 13, -1, IBS_F_RESERVED, -1, NULL },
-	{ "fw_hour", NULL, 432, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, fw_hour), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_hour), 14, -1, 0, -1, NULL },
-	{ "fw_psid", "fw_psid", 448, 128, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, fw_psid), 16, 15, -1, 0, -1, NULL },
-	{ "fw_init_file_version", "fw_ini_ver", 576, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_mlx_general_info_is3, fw_init_file_version), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_init_file_version), 16, -1, 0, -1, NULL },
-	{ "reserved_608", NULL, 608, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, reserved_608), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->reserved_608), 17, -1, IBS_F_RESERVED, -1, NULL },
-	{ "sw_major", NULL, 616, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, sw_major), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->sw_major), 18, -1, 0, -1, NULL },
-	{ "sw_minor", NULL, 624, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, sw_minor), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->sw_minor), 19, -1, 0, -1, NULL },
-	{ "sw_sub_minor", NULL, 632, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, sw_sub_minor), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->sw_sub_minor), 20, -1, 0, -1, NULL },
-	{ "reserved_640", NULL, 640, 224, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, reserved_640), 28, 21, -1, IBS_F_RESERVED, -1, NULL },
+	{ 57, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, reserved_0), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 12330, 12342, 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, hw_revision), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->hw_revision), 1, -1, 0, -1, -1 },
+	{ 12353, 12363, 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, device_id), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->device_id), 2, -1, 0, -1, -1 },
+	{ 2260, 0, 96, 192, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, reserved_96), 24, 3, -1, IBS_F_RESERVED, -1, -1 },
+	{ 12373, 12380, 288, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, uptime), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->uptime), 4, -1, 0, -1, -1 },
+	{ 12390, 0, 320, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, reserved_320), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->reserved_320), 5, -1, IBS_F_RESERVED, -1, -1 },
+	{ 12403, 0, 328, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, fw_major), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_major), 6, -1, 0, -1, -1 },
+	{ 12412, 0, 336, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, fw_minor), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_minor), 7, -1, 0, -1, -1 },
+	{ 12421, 0, 344, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, fw_sub_minor), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_sub_minor), 8, -1, 0, -1, -1 },
+	{ 12434, 12434, 352, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, fw_build_id), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_build_id), 9, -1, 0, -1, -1 },
+	{ 12446, 0, 384, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, fw_month), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_month), 10, -1, 0, -1, -1 },
+	{ 12455, 0, 392, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, fw_day), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_day), 11, -1, 0, -1, -1 },
+	{ 12462, 0, 400, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, fw_year), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_year), 12, -1, 0, -1, -1 },
+	{ 4199, 0, 416, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, reserved_416), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->reserved_416), 13, -1, IBS_F_RESERVED, -1, -1 },
+	{ 12470, 0, 432, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, fw_hour), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_hour), 14, -1, 0, -1, -1 },
+	{ 12478, 12478, 448, 128, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, fw_psid), 16, 15, -1, 0, -1, -1 },
+	{ 12486, 12507, 576, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_mlx_general_info_is3, fw_init_file_version), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_init_file_version), 16, -1, 0, -1, -1 },
+	{ 12631, 0, 608, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, reserved_608), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->reserved_608), 17, -1, IBS_F_RESERVED, -1, -1 },
+	{ 12587, 0, 616, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, sw_major), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->sw_major), 18, -1, 0, -1, -1 },
+	{ 12596, 0, 624, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, sw_minor), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->sw_minor), 19, -1, 0, -1, -1 },
+	{ 12605, 0, 632, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, sw_sub_minor), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->sw_sub_minor), 20, -1, 0, -1, -1 },
+	{ 7359, 0, 640, 224, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, reserved_640), 28, 21, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_mlx_general_info_is3 = {
@@ -15653,9 +15653,9 @@ static int gen_pack_mlx_config_space_record(const void *h, void *buf, size_t len
 }
 
 static const struct ibs_field fields_mlx_config_space_record[] = {
-	{ "address", NULL, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_config_space_record, address), sizeof(((struct ibstruct_mlx_config_space_record *)0)->address), 0, -1, 0, -1, NULL },
-	{ "data", NULL, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_config_space_record, data), sizeof(((struct ibstruct_mlx_config_space_record *)0)->data), 1, -1, 0, -1, NULL },
-	{ "mask", NULL, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_config_space_record, mask), sizeof(((struct ibstruct_mlx_config_space_record *)0)->mask), 2, -1, 0, -1, NULL },
+	{ 12644, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_config_space_record, address), sizeof(((struct ibstruct_mlx_config_space_record *)0)->address), 0, -1, 0, -1, -1 },
+	{ 1606, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_config_space_record, data), sizeof(((struct ibstruct_mlx_config_space_record *)0)->data), 1, -1, 0, -1, -1 },
+	{ 12652, 0, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_config_space_record, mask), sizeof(((struct ibstruct_mlx_config_space_record *)0)->mask), 2, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_mlx_config_space_record = {
@@ -15739,8 +15739,8 @@ static int gen_pack_mlx_config_space_access(const void *h, void *buf, size_t len
 }
 
 static const struct ibs_field fields_mlx_config_space_access[] = {
-	{ "reserved_0", NULL, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_config_space_access, reserved_0), sizeof(((struct ibstruct_mlx_config_space_access *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "record", NULL, 64, 96, 18, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_config_space_access, record), sizeof(((struct ibstruct_mlx_config_space_access *)0)->record[0]), 1, -1, 0, -1, &desc_mlx_config_space_record },
+	{ 57, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_config_space_access, reserved_0), sizeof(((struct ibstruct_mlx_config_space_access *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 12657, 0, 64, 96, 18, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_config_space_access, record), sizeof(((struct ibstruct_mlx_config_space_access *)0)->record[0]), 1, -1, 0, -1, 149 },
 };
 
 static const struct ibstruct_desc desc_mlx_config_space_access = {
@@ -15829,10 +15829,10 @@ static int gen_pack_mlx_counter_group_info(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_mlx_counter_group_info[] = {
-	{ "reserved_0", NULL, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_counter_group_info, reserved_0), sizeof(((struct ibstruct_mlx_counter_group_info *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "reserved_64", NULL, 64, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_counter_group_info, reserved_64), sizeof(((struct ibstruct_mlx_counter_group_info *)0)->reserved_64), 1, -1, IBS_F_RESERVED, -1, NULL },
-	{ "num_of_counter_groups", NULL, 88, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_counter_group_info, num_of_counter_groups), sizeof(((struct ibstruct_mlx_counter_group_info *)0)->num_of_counter_groups), 2, -1, 0, -1, NULL },
-	{ "group_masks", NULL, 96, 32, 2, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_counter_group_info, group_masks), sizeof(((struct ibstruct_mlx_counter_group_info *)0)->group_masks[0]), 3, -1, 0, -1, NULL },
+	{ 57, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_counter_group_info, reserved_0), sizeof(((struct ibstruct_mlx_counter_group_info *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5026, 0, 64, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_counter_group_info, reserved_64), sizeof(((struct ibstruct_mlx_counter_group_info *)0)->reserved_64), 1, -1, IBS_F_RESERVED, -1, -1 },
+	{ 12664, 0, 88, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_counter_group_info, num_of_counter_groups), sizeof(((struct ibstruct_mlx_counter_group_info *)0)->num_of_counter_groups), 2, -1, 0, -1, -1 },
+	{ 12686, 0, 96, 32, 2, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_counter_group_info, group_masks), sizeof(((struct ibstruct_mlx_counter_group_info *)0)->group_masks[0]), 3, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_mlx_counter_group_info = {
@@ -15913,8 +15913,8 @@ static int gen_pack_mlx_counter_group_select(const void *h, void *buf, size_t le
 }
 
 static const struct ibs_field fields_mlx_counter_group_select[] = {
-	{ "reserved_0", NULL, 0, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_counter_group_select, reserved_0), sizeof(((struct ibstruct_mlx_counter_group_select *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "group_select", NULL, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_counter_group_select, group_select), sizeof(((struct ibstruct_mlx_counter_group_select *)0)->group_select), 1, -1, 0, -1, NULL },
+	{ 57, 0, 0, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_counter_group_select, reserved_0), sizeof(((struct ibstruct_mlx_counter_group_select *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 12698, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_counter_group_select, group_select), sizeof(((struct ibstruct_mlx_counter_group_select *)0)->group_select), 1, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_mlx_counter_group_select = {
@@ -16003,9 +16003,9 @@ static int gen_pack_mlx_config_counter_group(const void *h, void *buf, size_t le
 }
 
 static const struct ibs_field fields_mlx_config_counter_group[] = {
-	{ "reserved_0", NULL, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_config_counter_group, reserved_0), sizeof(((struct ibstruct_mlx_config_counter_group *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, NULL },
-	{ "reserved_64", NULL, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_config_counter_group, reserved_64), sizeof(((struct ibstruct_mlx_config_counter_group *)0)->reserved_64), 1, -1, IBS_F_RESERVED, -1, NULL },
-	{ "group_selects", NULL, 96, 32, 2, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_config_counter_group, group_selects), sizeof(((struct ibstruct_mlx_config_counter_group *)0)->group_selects[0]), 2, -1, 0, -1, &desc_mlx_counter_group_select },
+	{ 57, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_config_counter_group, reserved_0), sizeof(((struct ibstruct_mlx_config_counter_group *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
+	{ 5026, 0, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_config_counter_group, reserved_64), sizeof(((struct ibstruct_mlx_config_counter_group *)0)->reserved_64), 1, -1, IBS_F_RESERVED, -1, -1 },
+	{ 12711, 0, 96, 32, 2, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_config_counter_group, group_selects), sizeof(((struct ibstruct_mlx_config_counter_group *)0)->group_selects[0]), 2, -1, 0, -1, 152 },
 };
 
 static const struct ibstruct_desc desc_mlx_config_counter_group = {
@@ -16083,7 +16083,7 @@ static int gen_pack_ofa_ping_data(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_ofa_ping_data[] = {
-	{ "hostname", NULL, 0, 1728, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ofa_ping_data, hostname), 216, 0, -1, 0, -1, NULL },
+	{ 12725, 0, 0, 1728, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ofa_ping_data, hostname), 216, 0, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_ofa_ping_data = {
@@ -16163,8 +16163,8 @@ static int gen_pack_ofa_sys_stat_ping(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_ofa_sys_stat_ping[] = {
-	{ "cookie", NULL, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_ofa_sys_stat_ping, cookie), sizeof(((struct ibstruct_ofa_sys_stat_ping *)0)->cookie), 0, -1, 0, -1, NULL },
-	{ "reserved_64", NULL, 64, 1664, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ofa_sys_stat_ping, reserved_64), 208, 1, -1, IBS_F_RESERVED, -1, NULL },
+	{ 12734, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_ofa_sys_stat_ping, cookie), sizeof(((struct ibstruct_ofa_sys_stat_ping *)0)->cookie), 0, -1, 0, -1, -1 },
+	{ 5026, 0, 64, 1664, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ofa_sys_stat_ping, reserved_64), 208, 1, -1, IBS_F_RESERVED, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_ofa_sys_stat_ping = {
@@ -16242,7 +16242,7 @@ static int gen_pack_ofa_sys_stat_host_info(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_ofa_sys_stat_host_info[] = {
-	{ "data_str", NULL, 0, 1728, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ofa_sys_stat_host_info, data_str), 216, 0, -1, 0, -1, NULL },
+	{ 12741, 0, 0, 1728, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ofa_sys_stat_host_info, data_str), 216, 0, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_ofa_sys_stat_host_info = {
@@ -16320,7 +16320,7 @@ static int gen_pack_ofa_sys_stat_cpu_info(const void *h, void *buf, size_t len)
 }
 
 static const struct ibs_field fields_ofa_sys_stat_cpu_info[] = {
-	{ "data_str", NULL, 0, 1728, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ofa_sys_stat_cpu_info, data_str), 216, 0, -1, 0, -1, NULL },
+	{ 12741, 0, 0, 1728, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ofa_sys_stat_cpu_info, data_str), 216, 0, -1, 0, -1, -1 },
 };
 
 static const struct ibstruct_desc desc_ofa_sys_stat_cpu_info = {
@@ -16344,6 +16344,209 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_ofa_sys_stat_cpu_info_desc(
 {
 	return &desc_ofa_sys_stat_cpu_info;
 }
+
+/* Field names and display names (struct ibs_field holds offsets into this). */
+const char ibs_strings[] =
+	"\000VL\000LVer\000SL\000reserved_12\000LNH\000DLID\000reserved_32\000pktLen\000SLID\000"
+	"reserved_0\000etherType\000op\000FCTBS\000FCCL\000IPVer\000TClass\000flowLabel\000"
+	"payLen\000nxtHdr\000hopLmt\000SGID\000DGID\000service\000function\000SE\000migReq\000"
+	"padCnt\000TVer\000PKey\000destQP\000ackReq\000reserved_65\000PSN\000EEC\000QKey\000"
+	"srcQP\000XRCSRQ\000VA\000RKey\000DMALen\000swapData\000cmpData\000syndrome\000MSN\000"
+	"origRData\000immediateData\000baseVersion\000MadBaseVersion\000mgmtClass\000"
+	"MadMgmtClass\000classVersion\000MadClassVersion\000method\000status\000MadStatus\000"
+	"classSpecific\000transactionID\000MadTRID\000attributeID\000MadAttr\000reserved_144\000"
+	"attributeModifier\000MadModifier\000R\000MadIsResponse\000MadMethod\000D\000"
+	"DrSmpDirection\000DrSmpStatus\000hopPointer\000DrSmpHopPtr\000hopCount\000"
+	"DrSmpHopCnt\000prefix\000GidPrefix\000guid\000GidGuid\000BaseVersion\000ClassVersion\000"
+	"capabilityMask\000CapabilityMask\000capabilityMask2\000CapabilityMask2\000"
+	"respTimeValue\000RespTimeVal\000redirectGID\000RedirectGID\000redirectTC\000"
+	"RedirectTC\000redirectSL\000RedirectSL\000redirectFL\000RedirectFL\000redirectLID\000"
+	"RedirectLID\000redirectPKey\000RedirectPKey\000reserved_256\000redirectQP\000"
+	"RedirectQP\000redirectQKey\000RedirectQKey\000trapGID\000TrapGID\000trapTC\000TrapTC\000"
+	"trapSL\000TrapSL\000trapFL\000TrapFL\000trapLID\000TrapLID\000trapPKey\000TrapPKey\000"
+	"trapHL\000TrapHL\000trapQP\000TrapQP\000trapQKey\000TrapQKey\000isGeneric\000"
+	"NoticeIsGeneric\000noticeType\000NoticeType\000nodeType\000NoticeProducerType\000"
+	"trapNumber\000NoticeTrapNumber\000issuerLID\000NoticeIssuerLID\000noticeToggle\000"
+	"NoticeToggle\000noticeCount\000NoticeCount\000dataDetails\000NoticeDataDetails\000"
+	"issuerGID\000GID\000LIDRangeBegin\000LIDRangeEnd\000reserved_160\000subscribe\000"
+	"type\000QPN\000reserved_248\000producerType\000MADHeader\000RMPPVersion\000RmppVers\000"
+	"RMPPType\000RmppType\000RRespTime\000RmppResp\000RMPPFlags\000RmppFlags\000"
+	"RMPPStatus\000RmppStatus\000data1\000RmppData1\000data2\000RmppData2\000RMPPHeader\000"
+	"segmentNumber\000RmppSegNum\000payLoadLength\000RmppPayload\000data\000newWindowLast\000"
+	"RmppNewWin\000reserved_288\000reserved_224\000errorData\000MKey\000MadMkey\000"
+	"reserved_1024\000drSLID\000DrSmpSLID\000drDLID\000DrSmpDLID\000initialPath\000"
+	"DrSmpPath\000returnPath\000DrSmpRetPath\000reserved_16\000gidAddr\000reserved_176\000"
+	"lidAddr\000NoticeDataLID\000portNum\000reserved_40\000reserved_48\000"
+	"NoticeDataTrap144LID\000otherLocalChanges\000NoticeDataTrap144CapMask\000reserved_80\000"
+	"capabilityMask2Change\000hierarchyInfoChange\000SMPriorityChange\000"
+	"linkSpeedEnabledChange\000linkWidthEnabledChange\000nodeDescriptionChange\000"
+	"reserved_112\000systemImageGUID\000reserved_56\000drNotice\000drPathTruncated\000"
+	"drHopCount\000drNoticeReturnPath\000lidAddr1\000lidAddr2\000key\000reserved_84\000"
+	"qp1\000qp2\000gidAddr1\000gidAddr2\000reserved_400\000dataValid\000reserved_68\000"
+	"reserved_96\000swLidAddr\000reserved_408\000nodeString\000NodeDesc\000BaseVers\000"
+	"ClassVers\000NodeType\000numPorts\000NumPorts\000SystemGuid\000nodeGUID\000Guid\000"
+	"portGUID\000PortGuid\000partitionCap\000PartCap\000deviceID\000DevId\000revision\000"
+	"Revision\000localPortNum\000LocalPort\000vendorID\000VendorId\000linearFDBCap\000"
+	"LinearFdbCap\000randomFDBCap\000RandomFdbCap\000multicastFDBCap\000McastFdbCap\000"
+	"linearFDBTop\000LinearFdbTop\000defaultPort\000DefPort\000"
+	"defaultMulticastPrimaryPort\000DefMcastPrimPort\000defaultMulticastNotPrimaryPort\000"
+	"DefMcastNotPrimPort\000lifeTimeValue\000LifeTime\000portStateChange\000StateChange\000"
+	"optimizedSLtoVLMappingProgramming\000OptSLtoVLMapping\000LIDsPerPort\000LidsPerPort\000"
+	"partitionEnforcementCap\000PartEnforceCap\000inboundEnforcementCap\000InboundPartEnf\000"
+	"outboundEnforcementCap\000OutboundPartEnf\000filterRawInboundCap\000FilterRawInbound\000"
+	"filterRawOutboundCap\000FilterRawOutbound\000enhancedPort0\000EnhancedPort0\000"
+	"reserved_133\000reserved_136\000multicastFDBTop\000MulticastFDBTop\000GUIDBlock\000"
+	"GUID\000Mkey\000GIDPrefix\000LID\000Lid\000masterSMLID\000SMLid\000CapMask\000"
+	"diagCode\000DiagCode\000MKeyLeasePeriod\000MkeyLeasePeriod\000linkWidthEnabled\000"
+	"LinkWidthEnabled\000linkWidthSupported\000LinkWidthSupported\000linkWidthActive\000"
+	"LinkWidthActive\000linkSpeedSupported\000LinkSpeedSupported\000portState\000"
+	"LinkState\000portPhysicalState\000PhysLinkState\000linkDownDefaultState\000"
+	"LinkDownDefState\000MKeyProtectBits\000ProtectBits\000reserved_274\000LMC\000"
+	"linkSpeedActive\000LinkSpeedActive\000linkSpeedEnabled\000LinkSpeedEnabled\000"
+	"neighborMTU\000NeighborMTU\000masterSMSL\000SMSL\000VLCap\000initType\000InitType\000"
+	"VLHighLimit\000VLArbitrationHighCap\000VLArbHighCap\000VLArbitrationLowCap\000"
+	"VLArbLowCap\000initTypeReply\000InitReply\000MTUCap\000MtuCap\000VLStallCount\000"
+	"HOQLife\000HoqLife\000operationalVLs\000OperVLs\000partitionEnforcementInbound\000"
+	"PartEnforceInb\000partitionEnforcementOutbound\000PartEnforceOutb\000"
+	"filterRawInbound\000FilterRawInb\000filterRawOutbound\000FilterRawOutb\000"
+	"MKeyViolations\000MkeyViolations\000PKeyViolations\000PkeyViolations\000"
+	"QKeyViolations\000QkeyViolations\000GUIDCap\000GuidCap\000clientReregister\000"
+	"ClientReregister\000multicastPKeyTrapSuppressionEnabled\000"
+	"McastPkeyTrapSuppressionEnabled\000subnetTimeOut\000SubnetTimeout\000reserved_416\000"
+	"localPhyErrors\000LocalPhysErr\000overrunErrors\000OverrunErr\000maxCreditHint\000"
+	"MaxCreditHint\000reserved_448\000linkSpeedExtActive2\000linkSpeedExtSupported2\000"
+	"linkSpeedExtEnabled2\000linkRoundTripLatency\000RoundTrip\000linkSpeedExtActive\000"
+	"LinkSpeedExtActive\000linkSpeedExtSupported\000LinkSpeedExtSupported\000reserved_504\000"
+	"linkSpeedExtEnabled\000LinkSpeedExtEnabled\000PKeyBlock\000SLtoVL\000SLToVLMap\000"
+	"VLWeightBlock\000VLArbTbl\000portBlock\000LinearForwTbl\000valid\000reserved_20\000"
+	"port\000LIDPortBlock\000portMaskBlock\000MulticastForwTbl\000SmInfoGuid\000SMKey\000"
+	"SmInfoKey\000actCount\000SmActivity\000priority\000SmPriority\000SMState\000SmState\000"
+	"reserved_168\000nextIndex\000diagData\000ledMask\000reserved_1\000FECModeActive\000"
+	"FDRFECModeSupported\000FDRFECModeEnabled\000EDRFECModeSupported\000EDRFECModeEnabled\000"
+	"HDRFECModeSupported\000HDRFECModeEnabled\000NDRFECModeSupported\000NDRFECModeEnabled\000"
+	"reserved_192\000stateChangeEnable\000StateChangeEnable\000reserved_64\000"
+	"reserved_128\000SaSMkey\000attributeOffset\000SaAttrOffs\000reserved_368\000"
+	"componentMask\000SaCompMask\000SAHeader\000SaData\000nodeInfo\000nodeDescription\000"
+	"endportLID\000reserved_24\000portInfo\000inputPortNum\000outputPortNum\000"
+	"SLToVLMappingTable\000switchInfo\000blockNum\000linearForwardingTable\000"
+	"randomForwardingTable\000position\000multicastForwardingTable\000VLArbitrationTable\000"
+	"SMInfo\000PKeyTable\000subscriberGID\000enumeration\000informInfo\000reserved_480\000"
+	"fromLID\000fromPort\000toPort\000toLID\000BlockNum\000GUIDInfo\000serviceID\000"
+	"ServRecID\000serviceGID\000ServRecGid\000servicePKey\000ServRecPkey\000reserved_208\000"
+	"serviceLease\000ServRecLease\000serviceKey\000ServRecKey\000serviceName\000"
+	"ServRecName\000serviceData8\000serviceData16\000serviceData32\000serviceData64\000"
+	"serviceData\000ServRecData\000nodeAddr\000ATSNodeAddr\000magicKey\000ATSMagicKey\000"
+	"ATSNodeType\000nodeName\000ATSNodeName\000serviceID56LSB\000PathRecDGid\000"
+	"PathRecSGid\000PathRecDLid\000PathRecSLid\000rawTraffic\000reserved_353\000hopLimit\000"
+	"reversible\000numbPath\000PathRecNumPath\000QOSClass\000PathRecSL\000MTUSelector\000"
+	"MTU\000rateSelector\000rate\000packetLifeTimeSelector\000packetLifeTime\000"
+	"preference\000reversePathPKeyMemberBit\000reserved_466\000MGID\000McastMemMGid\000"
+	"portGID\000McastMemPortGid\000McastMemQkey\000MLID\000McastMemMLid\000McastMemMTU\000"
+	"McastMemTClass\000McastMemPkey\000McastMemRate\000McastMemSL\000McastMemFlowLbl\000"
+	"scope\000joinState\000McastMemJoinState\000proxyJoin\000McastMemProxyJoin\000"
+	"reserved_393\000IDGeneration\000nodeID\000chassisID\000entryPortID\000exitPortID\000"
+	"entryPort\000exitPort\000MultiPathNumPath\000reserved_104\000independenceSelector\000"
+	"reserved_114\000SGIDCount\000MultiPathNumSrc\000DGIDCount\000MultiPathNumDest\000"
+	"SDGID\000MultiPathGid\000GsData\000opCode\000OpCode\000portSelect\000PortSelect\000"
+	"tick\000Tick\000counterWidth\000CounterWidth\000counterMask0\000CounterMask0\000"
+	"counterMasks1to9\000CounterMasks1to9\000counterMasks10to14\000CounterMasks10to14\000"
+	"sampleMechanisms\000SampleMechanisms\000reserved_88\000sampleStatus\000SampleStatus\000"
+	"optionMask\000OptionMask\000vendorMask\000VendorMask\000sampleStart\000SampleStart\000"
+	"sampleInterval\000SampleInterval\000tag\000Tag\000counterSelect0\000CounterSelect0\000"
+	"counterSelect1\000CounterSelect1\000counterSelect2\000CounterSelect2\000"
+	"counterSelect3\000CounterSelect3\000counterSelect4\000CounterSelect4\000"
+	"counterSelect5\000CounterSelect5\000counterSelect6\000CounterSelect6\000"
+	"counterSelect7\000CounterSelect7\000counterSelect8\000CounterSelect8\000"
+	"counterSelect9\000CounterSelect9\000counterSelect10\000CounterSelect10\000"
+	"counterSelect11\000CounterSelect11\000counterSelect12\000CounterSelect12\000"
+	"counterSelect13\000CounterSelect13\000counterSelect14\000CounterSelect14\000"
+	"reserved_544\000samplesOnlyOptionMask\000SamplesOnlyOptionMask\000reserved_640\000"
+	"counter\000Counter\000counterSelect\000CounterSelect\000symbolErrorCounter\000"
+	"SymbolErrorCounter\000linkErrorRecoveryCounter\000LinkErrorRecoveryCounter\000"
+	"linkDownedCounter\000LinkDownedCounter\000portRcvErrors\000PortRcvErrors\000"
+	"portRcvRemotePhysicalErrors\000PortRcvRemotePhysicalErrors\000"
+	"portRcvSwitchRelayErrors\000PortRcvSwitchRelayErrors\000portXmitDiscards\000"
+	"PortXmitDiscards\000portXmitConstraintErrors\000PortXmitConstraintErrors\000"
+	"portRcvConstraintErrors\000PortRcvConstraintErrors\000localLinkIntegrityErrors\000"
+	"LocalLinkIntegrityErrors\000excessiveBufferOverrunErrors\000"
+	"ExcessiveBufferOverrunErrors\000QP1Dropped\000VL15Dropped\000portXmitData\000"
+	"PortXmitData\000portRcvData\000PortRcvData\000portXmitPkts\000PortXmitPkts\000"
+	"portRcvPkts\000PortRcvPkts\000portXmitWait\000PortXmitWait\000"
+	"portLocalPhysicalErrors\000PortLocalPhysicalErrors\000portMalformedPacketErrors\000"
+	"PortMalformedPktErrors\000portBufferOverrunErrors\000PortBufferOverrunErrors\000"
+	"portDLIDMappingErrors\000PortDLIDMappingErrors\000portVLMappingErrors\000"
+	"PortVLMappingErrors\000portLoopingErrors\000PortLoopingErrors\000"
+	"portInactiveDiscards\000PortInactiveDiscards\000portNeighborMTUDiscards\000"
+	"PortNeighborMTUDiscards\000portSwLifetimeLimitDiscards\000"
+	"PortSwLifetimeLimitDiscards\000portSwHOQLimitDiscards\000"
+	"PortSwHOQLifetimeLimitDiscards\000portOpRcvPkts\000PortOpRcvPkts\000portOpRcvData\000"
+	"PortOpRcvData\000portXmitFlowPkts\000PortXmitFlowPkts\000portRcvFlowPkts\000"
+	"PortRcvFlowPkts\000portVLOpPackets\000PortVLOpPackets\000portVLOpData\000"
+	"PortVLOpData\000portVLXmitFlowCtlUpdateErrors\000PortVLXmitFlowCtlUpdateErrors\000"
+	"portVLXmitWait\000PortVLXmitWait\000swPortVLCongestion\000SWPortVLCongestion\000"
+	"extendedWidth\000ExtendedWidth\000reserved_34\000portUnicastXmitPkts\000"
+	"PortUnicastXmitPkts\000portUnicastRcvPkts\000PortUnicastRcvPkts\000"
+	"portMulticastXmitPkts\000PortMulticastXmitPkts\000portMulticastRcvPkts\000"
+	"PortMulticastRcvPkts\000syncHeaderErrorCounter\000SyncHeaderErrorCounter\000"
+	"unknownBlockCounter\000UnknownBlockCounter\000errorDetectionCounterLane\000"
+	"ErrorDetectionCounterLane\000FECCorrectableBlockCounterLane\000"
+	"FECCorrectableBlockCtrLane\000FECUncorrectableBlockCounterLane\000"
+	"FECUncorrectableBlockCtrLane\000FECCorrectableSymbolCounterLane\000"
+	"FECCorrectableSymbolCtrLane\000reserved_736\000portFECCorrectableBlockCounter\000"
+	"PortFECCorrectableBlockCtr\000portFECUncorrectableBlockCounter\000"
+	"PortFECUncorrectableBlockCtr\000portFECCorrectedSymbolCounter\000"
+	"PortFECCorrectedSymbolCtr\000portPktRcvFECN\000PortPktRcvFECN\000portPktRcvBECN\000"
+	"PortPktRcvBECN\000portSLRcvFECN\000PortSLRcvFECN\000portSLRcvBECN\000PortSLRcvBECN\000"
+	"portXmitTimeCong\000PortXmitTimeCong\000portVLXmitTimeCong\000PortVLXmitTimeCong\000"
+	"portXmitDataSL\000XmtDataSL\000portRcvDataSL\000RcvDataSL\000changeID\000"
+	"maxControllers\000diagDeviceID\000optionROM\000controllerList\000deviceVersion\000"
+	"subsystemVendorID\000reserved_184\000subsystemID\000IOClass\000IOSubclass\000"
+	"protocol\000protocolVersion\000reserved_304\000sendMessageDepth\000reserved_336\000"
+	"RDMAReadDepth\000sendMessageSize\000RDMATransferSize\000controllerOperationsMask\000"
+	"reserved_424\000serviceEntries\000reserved_440\000IDString\000serviceEntry\000"
+	"maxDiagTime\000reserved_308\000PD\000subnetLocal\000reserved_341\000localACKTimeout\000"
+	"reserved_349\000LCID\000LGUID\000localCMQKey\000localQKey\000localQPN\000"
+	"responderResources\000localEECN\000initiatorDepth\000remoteEECN\000"
+	"remoteResponseTimeout\000transportService\000flowControl\000startingPSN\000"
+	"localResponseTimeout\000retryCount\000pathPacketMTU\000RDCExists\000RNRRetryCount\000"
+	"maxCMRetries\000SRQ\000extendedTransportType\000primaryPath\000alternatePath\000"
+	"privateData\000RCID\000messageMRAed\000reserved_66\000serviceTimeout\000reserved_77\000"
+	"messageRejected\000rejectInfoLength\000reserved_79\000reason\000ARI\000vendorIDH\000"
+	"localEEContext\000vendorIDM\000vendorIDL\000targetACKDelay\000failoverAccepted\000"
+	"reserved_220\000remoteQPN\000RQPN\000RCMTimeout\000reserved_125\000altSLID\000"
+	"altDLID\000altSGID\000altDGID\000altFlowLabel\000reserved_468\000altTClass\000"
+	"altHopLimit\000reserved_488\000altIPD\000altSL\000altSubnetLocal\000reserved_501\000"
+	"altLocalACKTimeout\000reserved_509\000additionalInfoLength\000APstatus\000"
+	"additionalInfo\000requestID\000classPortinfo\000RAddress\000payloadLength\000"
+	"sourceLID\000communityName\000PDUData\000CCKey\000CC_Key\000logData\000"
+	"congestionInfo\000CongestionInfo\000controlTableCap\000ControlTableCap\000"
+	"CCKeyProtectBit\000CC_KeyProtectBit\000CCKeyLeasePeriod\000CC_KeyLeasePeriod\000"
+	"CCKeyViolations\000CC_KeyViolations\000reserved_36\000timestamp\000Timestamp\000"
+	"localQPCNEntry\000Local_QP_CN_Entry\000SLCNEntry\000SL_CN_Entry\000"
+	"serviceTypeCNEntry\000Service_Type_CN_Entry\000remoteQPNumberCNEntry\000"
+	"Remote_QP_Number_CN_Entry\000localLIDCN\000Local_LID_CN\000remoteLIDCNEntry\000"
+	"Remote_LID_CN_Entry\000timestampCNEntry\000Timestamp_CN_Entry\000logType\000LogType\000"
+	"congestionFlags\000CongestionFlags\000logEventsCounter\000LogEventsCounter\000"
+	"currentTimeStamp\000CurrentTimeStamp\000portMap\000PortMap\000congestionEntryList\000"
+	"reserved_1760\000thresholdEventCounter\000ThresholdEventCounter\000"
+	"thresholdCongestionEventMap\000ThresholdCongestionEventMap\000controlMap\000"
+	"Control_Map\000victimMask\000Victim_Mask\000creditMask\000Credit_Mask\000threshold\000"
+	"Threshold\000reserved_548\000packetSize\000Packet_Size\000CSThreshold\000"
+	"CS_Threshold\000reserved_564\000CSReturnDelay\000CS_ReturnDelay\000markingRate\000"
+	"Marking_Rate\000Valid\000controlType\000Control_Type\000reserved_2\000"
+	"congParmMarkingRate\000Cong_Parm_Marking_Rate\000element\000CCTITimer\000CCTI_Timer\000"
+	"CCTIIncrease\000CCTI_Increase\000triggerThreshold\000Trigger_Threshold\000CCTIMin\000"
+	"CCTI_Min\000portControl\000Port_Control\000CACongestionEntryList\000CCTShift\000"
+	"CCT_Shift\000CCTMultiplier\000CCT_Multiplier\000CCTILimit\000CCTI_Limit\000"
+	"CCTIEntryList\000OUI\000Vendor2Data\000BKey\000hw_revision\000hw_dev_rev\000"
+	"device_id\000hw_dev_id\000uptime\000hw_uptime\000reserved_320\000fw_major\000"
+	"fw_minor\000fw_sub_minor\000fw_build_id\000fw_month\000fw_day\000fw_year\000fw_hour\000"
+	"fw_psid\000fw_init_file_version\000fw_ini_ver\000fw_ext_major\000fw_ext_minor\000"
+	"fw_ext_sub_minor\000reserved_704\000reserved_832\000sw_major\000sw_minor\000"
+	"sw_sub_minor\000reserved_864\000reserved_608\000address\000mask\000record\000"
+	"num_of_counter_groups\000group_masks\000group_select\000group_selects\000hostname\000"
+	"cookie\000data_str\000"
+;
 
 const struct ibstruct_desc *const ibs_all_descs[] = {
 	&desc_hdr_lrh,

@@ -60,9 +60,12 @@ enum ibs_disp {
 
 #define IBS_F_RESERVED 0x1
 
+/* Field tables hold no pointers (no relocations: they stay in read-only, shared pages and
+ * cost a program nothing at start-up): names are offsets into ibs_strings, a nested struct
+ * is an index into ibs_all_descs.  Use the accessors below. */
 struct ibs_field {
-	const char *name;
-	const char *show;      /* infiniband-diags display name or NULL */
+	uint32_t name_off;     /* the field's name in ibs_strings */
+	uint32_t show_off;     /* infiniband-diags display name in ibs_strings, 0 = none */
 	uint32_t bit_offset;   /* from the start of the struct, MSB first */
 	uint32_t bits;         /* per element */
 	uint32_t count;        /* array elements, 1 for scalars */
@@ -76,7 +79,7 @@ struct ibs_field {
 	unsigned flags;        /* IBS_F_* */
 	int diags_alias;       /* infiniband-diags prints this field's line with the value of
 				* field [diags_alias] of the same struct (libibmad quirks), -1 none */
-	const struct ibstruct_desc *sub; /* nested struct */
+	int sub_index;         /* nested struct: index in ibs_all_descs, -1 none */
 };
 
 struct ibstruct_desc {
@@ -127,6 +130,24 @@ struct ibs_rpc_entry {
 
 extern const struct ibstruct_desc *const ibs_all_descs[];
 extern const unsigned ibs_ndescs;
+/* every field name and display name, NUL-separated; offset 0 is the empty string */
+extern const char ibs_strings[];
+
+static inline const char *ibs_field_name(const struct ibs_field *f)
+{
+	return ibs_strings + f->name_off;
+}
+
+/* NULL when the field has no infiniband-diags name */
+static inline const char *ibs_field_show(const struct ibs_field *f)
+{
+	return f->show_off ? ibs_strings + f->show_off : NULL;
+}
+
+static inline const struct ibstruct_desc *ibs_field_sub(const struct ibs_field *f)
+{
+	return f->sub_index >= 0 ? ibs_all_descs[f->sub_index] : NULL;
+}
 extern const struct ibs_enum_table ibs_enums[];
 extern const unsigned ibs_nenums;
 extern const struct ibs_class_entry ibs_classes[];

@@ -422,7 +422,7 @@ static void diags_leaf(struct ibs_out *o, const struct ibs_field *first, const s
 	char nbuf[96];
 
 	if (!name) {
-		name = f->show ? f->show : f->name;
+		name = ibs_field_show(f) ? ibs_field_show(f) : ibs_field_name(f);
 		if (f->count > 1) {
 			/* arrays print one line per element: "PortXmitDataSL0", ... */
 			snprintf(nbuf, sizeof(nbuf), "%s%u", name, elem);
@@ -468,20 +468,20 @@ static void diags_struct(struct ibs_out *o, const struct ibstruct_desc *d, const
 			continue;
 		if (f->type == IBSTRUCT_TYPE_STRUCT) {
 			for (e = 0; e < f->count && !w->done; e++)
-				diags_struct(o, f->sub,
+				diags_struct(o, ibs_field_sub(f),
 					     (const uint8_t *)host + f->host_offset + e * f->host_size, w);
 			continue;
 		}
-		if (!f->show)
+		if (!ibs_field_show(f))
 			continue;
 		for (e = 0; e < f->count; e++) {
-			if (!w->on && (!w->first || !strcmp(f->show, w->first)))
+			if (!w->on && (!w->first || !strcmp(ibs_field_show(f), w->first)))
 				w->on = true;
 			if (!w->on)
 				continue;
 			diags_leaf(o, d->fields, f, host, e, NULL);
 			ibs_out_str(o, "\n");
-			if (w->last && !strcmp(f->show, w->last) && e + 1 == f->count) {
+			if (w->last && !strcmp(ibs_field_show(f), w->last) && e + 1 == f->count) {
 				w->done = true;
 				break;
 			}
@@ -656,10 +656,10 @@ static void dump_annotate(struct ibs_out *o, const struct ibstruct_desc *d, cons
 				if (sb + f->bits <= wbit || sb >= wbit + 32)
 					continue;
 				if (f->count > 1)
-					snprintf(np, sizeof(np), "%s%s[%u].", prefix, f->name, e);
+					snprintf(np, sizeof(np), "%s%s[%u].", prefix, ibs_field_name(f), e);
 				else
-					snprintf(np, sizeof(np), "%s%s.", prefix, f->name);
-				dump_annotate(o, f->sub, wire, wire_len, sb, np, wbit);
+					snprintf(np, sizeof(np), "%s%s.", prefix, ibs_field_name(f));
+				dump_annotate(o, ibs_field_sub(f), wire, wire_len, sb, np, wbit);
 			}
 			continue;
 		}
@@ -693,7 +693,7 @@ static void dump_annotate(struct ibs_out *o, const struct ibstruct_desc *d, cons
 				if (!any_nonzero)
 					continue;
 			}
-			ibs_out_printf(o, " %s%s", prefix, f->name);
+			ibs_out_printf(o, " %s%s", prefix, ibs_field_name(f));
 			if (f->count > 1) {
 				if (first == last)
 					ibs_out_printf(o, "[%u]", first);

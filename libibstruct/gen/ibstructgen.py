@@ -727,8 +727,38 @@ def struct_needs_check(spec, st):
     return _check_cache[st.name]
 
 
+class StringPool:
+    """NUL-separated strings with their offsets; offset 0 is the empty string."""
+
+    def __init__(self):
+        self.offsets = {"": 0}
+        self.order = [""]
+        self.size = 1
+
+    def add(self, text):
+        if text not in self.offsets:
+            self.offsets[text] = self.size
+            self.order.append(text)
+            self.size += len(text.encode()) + 1
+        return self.offsets[text]
+
+    def lines(self):
+        # "\000" (three octal digits) so that a following digit is not read into the escape
+        out, line = [], "\\000"  # the empty string at offset 0
+        for text in self.order[1:]:
+            piece = text.replace("\\", "\\\\").replace('"', '\\"') + "\\000"
+            if len(line) + len(piece) > 88:
+                out.append('"%s"' % line)
+                line = ""
+            line += piece
+        out.append('"%s"' % line)
+        return out
+
+
 def emit_source(spec, out):
     w = out.append
+    pool = StringPool()
+    order_index = {st.c: i for i, st in enumerate(spec.struct_order)}
     w("/* SPDX-License-Identifier: BSD-3-Clause */")
     w("/* %s */" % HEADER_NOTE)
     w("#include <errno.h>")
@@ -850,7 +880,7 @@ def emit_source(spec, out):
         # fields table
         w("static const struct ibs_field fields_%s[] = {" % c)
         for f in st.fields:
-            sub = "&desc_%s" % spec.structs[f.sub].c if f.type == "struct" else "NULL"
+            sub = str(order_index[spec.structs[f.sub].c]) if f.type == "struct" else "-1"
             if f.bits == 0:
                 hoff, hsz = "0", "0"
             else:
@@ -876,8 +906,9 @@ def emit_source(spec, out):
             alias = -1
             if f.diagsval is not None:
                 alias = next(i for i, g in enumerate(st.fields) if g.name == f.diagsval)
-            w('\t{ "%s", %s, %d, %d, %d, IBS_T_%s, IBS_FMT_%s, IBS_DISP_%s, %s, %s, %d, %s, %s, %d, %s },' % (
-                f.name, cstr(f.show), f.off, f.bits, f.count, f.type.upper(), fmt.upper(),
+            w('\t{ %d, %d, %d, %d, %d, IBS_T_%s, IBS_FMT_%s, IBS_DISP_%s, %s, %s, %d, %s, %s, %d, %s },' % (
+                pool.add(f.name), pool.add(f.show) if f.show else 0, f.off, f.bits, f.count,
+                f.type.upper(), fmt.upper(),
                 f.disp.upper(), hoff, hsz, f.cm_bit, enum, flags, alias, sub))
         w("};")
         w("")
@@ -904,6 +935,12 @@ def emit_source(spec, out):
         w("\treturn &desc_%s;" % c)
         w("}")
         w("")
+    w("/* Field names and display names (struct ibs_field holds offsets into this). */")
+    w("const char ibs_strings[] =")
+    for line in pool.lines():
+        w("\t%s" % line)
+    w(";")
+    w("")
     w("const struct ibstruct_desc *const ibs_all_descs[] = {")
     for st in spec.struct_order:
         w("\t&desc_%s," % st.c)
