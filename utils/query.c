@@ -25,10 +25,12 @@
 
 struct query_opts {
 	uint32_t amod;
+	uint32_t oui;         /* vendor classes 0x30-0x4f */
 	const char *fields[MAX_FIELDS];
 	unsigned nfields;
 };
 
+/* The Get RPCs (python-rdma's names).  mgmt_class 0: any vendor class, the attribute's own. */
 static const struct {
 	const char *name;
 	uint8_t mgmt_class;
@@ -38,6 +40,12 @@ static const struct {
     {"PerformanceGet", IBSTRUCT_CLASS_PERF_MGT, IBSTRUCT_METHOD_GET},
     {"SubnAdmGet", IBSTRUCT_CLASS_SA, IBSTRUCT_METHOD_GET},
     {"SubnAdmGetTable", IBSTRUCT_CLASS_SA, IBSTRUCT_METHOD_GET_TABLE},
+    {"BMGet", IBSTRUCT_CLASS_BM, IBSTRUCT_METHOD_GET},
+    {"DevMgtGet", IBSTRUCT_CLASS_DEV_MGT, IBSTRUCT_METHOD_GET},
+    {"CommMgtGet", IBSTRUCT_CLASS_CM, IBSTRUCT_METHOD_GET},
+    {"CCGet", IBSTRUCT_CLASS_CC, IBSTRUCT_METHOD_GET},
+    {"DevAdmGet", IBSTRUCT_CLASS_DEV_ADM, IBSTRUCT_METHOD_GET},
+    {"VendGet", 0, IBSTRUCT_METHOD_GET},
 };
 #define N_METHODS (sizeof(methods) / sizeof(methods[0]))
 
@@ -60,6 +68,13 @@ static int handle_opt(void *ctx, int letter, char *optarg)
 			IBEXIT("bad attribute modifier '%s'", optarg);
 		o->amod = (uint32_t)v;
 		return 0;
+	case 'o':
+		errno = 0;
+		v = strtoul(optarg, &end, 0);
+		if (errno || end == optarg || *end || v > 0xffffff || optarg[0] == '-')
+			IBEXIT("bad OUI '%s'", optarg);
+		o->oui = (uint32_t)v;
+		return 0;
 	case 'f':
 		if (o->nfields == MAX_FIELDS)
 			IBEXIT("too many -f fields (at most %d)", MAX_FIELDS);
@@ -80,41 +95,41 @@ static int find_method(const char *name)
 	return -1;
 }
 
-static const char *class_prefix(int mgmt_class)
+static bool is_vendor_class(int mgmt_class)
 {
-	switch (mgmt_class) {
-	case IBSTRUCT_CLASS_SMP:
-		return "SMP";
-	case IBSTRUCT_CLASS_PERF_MGT:
-		return "PM";
-	case IBSTRUCT_CLASS_SA:
-		return "SA";
-	}
-	return NULL;
+	return mgmt_class == IBSTRUCT_CLASS_VENDOR || mgmt_class == IBSTRUCT_CLASS_MLX_VENDOR ||
+	       (mgmt_class >= 0x30 && mgmt_class <= 0x4f);
 }
 
-/* An attribute by its name, with or without the class prefix.  mgmt_class -1: any. */
-static const struct ibstruct_desc *find_attr(const char *name, int mgmt_class)
+/* Does the RPC of methods[m] carry attributes of this class? */
+static bool method_class(int m, int mgmt_class)
 {
-	static const int order[] = {IBSTRUCT_CLASS_SMP, IBSTRUCT_CLASS_PERF_MGT, IBSTRUCT_CLASS_SA};
+	return methods[m].mgmt_class ? methods[m].mgmt_class == mgmt_class
+				     : is_vendor_class(mgmt_class);
+}
+
+/* An attribute by its name, with or without its class's prefix (SMPNodeInfo, NodeInfo,
+ * PMPortCounters, CCCongestionInfo, DMIOUnitInfo, ...).  m -1: any class. */
+static const struct ibstruct_desc *find_attr(const char *name, int m)
+{
+	static const char *const prefixes[] = {"SMP", "PM", "SA", "CC", "DM", "BM", "CM",
+					       "SNMP", "Mlx", "OFA", "Vend", "MAD"};
 	const struct ibstruct_desc *d = ibstruct_desc_by_name(name);
 	char buf[128];
 	unsigned i;
 
 	if (d && ibstruct_desc_attr_id(d) >= 0)
 		return d;
-	for (i = 0; i < 3; i++) {
-		if (mgmt_class >= 0 && order[i] != mgmt_class)
-			continue;
-		snprintf(buf, sizeof(buf), "%s%s", class_prefix(order[i]), name);
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		snprintf(buf, sizeof(buf), "%s%s", prefixes[i], name);
 		d = ibstruct_desc_by_name(buf);
-		if (d && ibstruct_desc_attr_id(d) >= 0)
+		if (!d || ibstruct_desc_attr_id(d) < 0)
+			continue;
+		/* generic attributes (MADClassPortInfo, class -1) go with every class */
+		if (m < 0 || ibstruct_desc_mgmt_class(d) < 0 ||
+		    method_class(m, ibstruct_desc_mgmt_class(d)))
 			return d;
 	}
-	snprintf(buf, sizeof(buf), "MAD%s", name);
-	d = ibstruct_desc_by_name(buf);
-	if (d && ibstruct_desc_attr_id(d) >= 0)
-		return d;
 	return NULL;
 }
 
@@ -264,16 +279,24 @@ static void query_gmp(struct ibdiag_port *p, const struct query_opts *o, int m,
 		rc = ibdiag_smp_get(p, path, (uint16_t)ibstruct_desc_attr_id(d), o->amod, data,
 				    &err);
 	} else {
+		int cls = methods[m].mgmt_class ? methods[m].mgmt_class : ibstruct_desc_mgmt_class(d);
 		struct ibmadrpc_request req = {
 		    .path = path,
-		    .mgmt_class = methods[m].mgmt_class,
+		    .mgmt_class = (uint8_t)cls,
 		    .method = methods[m].method,
 		    .attr_id = (uint16_t)ibstruct_desc_attr_id(d),
 		    .attr_mod = o->amod,
 		    .data = data,
 		    .data_len = size,
 		    .key = smp ? ibd.mkey : 0,
+		    .oui = o->oui,
 		};
+
+		if ((cls == IBSTRUCT_CLASS_OFA_PING || cls == IBSTRUCT_CLASS_OFA_SYS_STAT) && !req.oui)
+			req.oui = 0x001405; /* the OpenFabrics OUI */
+		if (cls >= 0x30 && cls <= 0x4f && !req.oui)
+			IBEXIT("%s is in vendor class 0x%02x: give its OUI (--oui)", ibstruct_desc_name(d),
+			       cls);
 		struct ibmadrpc_reply reply;
 
 		if (ibstruct_pack(d, host, data, size) < 0)
@@ -324,6 +347,7 @@ int main(int argc, char **argv)
 	static const struct ibdiag_opt opts[] = {
 	    {"amod", 'a', 1, "<amod>", "attribute modifier of the request"},
 	    {"field", 'f', 1, "<n=v>", "set a request field (repeatable)"},
+	    {"oui", 'o', 1, "<oui>", "OUI of a vendor class 0x30-0x4f (OFA classes: 0x001405)"},
 	    {0},
 	};
 	static const char *const examples[] = {
@@ -331,6 +355,7 @@ int main(int argc, char **argv)
 	    "SubnGet SMPPortInfo -D 0,1 -a 1   # PortInfo of port 1, directed route",
 	    "PerformanceGet PMPortCounters 3 -f portSelect=1",
 	    "SubnAdmGetTable SANodeRecord -f LID=3",
+	    "CCGet CongestionInfo 4            # a CC attribute (CC_Key 0)",
 	    NULL,
 	};
 	struct query_opts o = {0};
@@ -351,14 +376,16 @@ int main(int argc, char **argv)
 	}
 	if (argc < 1 || argc > 2)
 		ibdiag_show_usage();
-	d = find_attr(argv[0], m >= 0 ? methods[m].mgmt_class : -1);
+	d = find_attr(argv[0], m);
+	if (!d && m >= 0 && (d = find_attr(argv[0], -1)) != NULL)
+		IBEXIT("%s is not a valid attribute for %s", ibstruct_desc_name(d), methods[m].name);
 	if (!d)
 		IBEXIT("unknown attribute '%s'", argv[0]);
 	if (m < 0) {
 		int cls = ibstruct_desc_mgmt_class(d);
 
 		for (i = 0; i < N_METHODS; i++)
-			if (methods[i].mgmt_class == cls &&
+			if (cls >= 0 && method_class((int)i, cls) &&
 			    ibstruct_desc_allows_method(d, methods[i].method))
 				m = (int)i; /* the last match: GetTable for SA records */
 		if (m < 0)
@@ -366,7 +393,7 @@ int main(int argc, char **argv)
 	}
 	/* generic attributes (ClassPortInfo) belong to every class and every Get */
 	if (ibstruct_desc_mgmt_class(d) >= 0 &&
-	    (ibstruct_desc_mgmt_class(d) != methods[m].mgmt_class ||
+	    (!method_class(m, ibstruct_desc_mgmt_class(d)) ||
 	     !ibstruct_desc_allows_method(d, methods[m].method)))
 		IBEXIT("%s is not a valid attribute for %s", ibstruct_desc_name(d),
 		       methods[m].name);
