@@ -48,11 +48,6 @@ size_t ibmadrpc_data_offset(uint8_t mgmt_class)
 	}
 }
 
-bool ibmadrpc_class_has_rmpp(uint8_t mgmt_class)
-{
-	return mgmt_class == 0x03 || (mgmt_class >= 0x30 && mgmt_class <= 0x4f);
-}
-
 static uint16_t be16_at(const uint8_t *p)
 {
 	return (uint16_t)(p[0] << 8 | p[1]);
@@ -629,7 +624,7 @@ static void handle_reply(struct ibmadrpc_port *port, struct ibmadrpc_call *c, co
 	/* RMPPType 0 with the Active flag is no RMPP packet: it is what a sender leaves whose
 	 * kernel would have segmented the answer but did not (OpenSM's GetTableResp under
 	 * umad2sim, cut to one MAD); it is taken as a plain single-MAD reply */
-	if (ibmadrpc_class_has_rmpp(c->mgmt_class) && !st && rmpp_is_active(mad, len) &&
+	if (rmpp_class_has_rmpp(c->mgmt_class) && !st && rmpp_is_active(mad, len) &&
 	    rmpp_type(mad) != 0 && !port->kernel_rmpp) {
 		uint8_t ack[IBMADRPC_MAD_SIZE];
 		size_t ack_len = 0;

@@ -137,8 +137,6 @@ void ibmadrpc_error_set_packets(struct ibmadrpc_error *err, const uint8_t *req, 
 uint64_t ibmadrpc_now_us(void);
 /* The path of a call as it went out (GMPs to QP1 when the path names no QP). */
 void ibmadrpc_format_call_path(const struct ibmadrpc_call *c, char *buf, size_t len);
-/* SA and vendor range 2 classes carry RMPP */
-bool ibmadrpc_class_has_rmpp(uint8_t mgmt_class);
 /* the largest reply the kernel may hand over reassembled (kernel RMPP) */
 #define IBMADRPC_KERNEL_RMPP_MAX (16 << 20)
 size_t ibmadrpc_data_offset(uint8_t mgmt_class);

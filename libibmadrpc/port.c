@@ -277,7 +277,7 @@ int ibmadrpc_agent(struct ibmadrpc_port *port, uint8_t mgmt_class, uint8_t versi
 		memcpy(method_mask, &methods, sizeof(methods) < sizeof(method_mask) ? sizeof(methods) : sizeof(method_mask));
 	/* RMPP in user space (rmpp_version 0) unless the caller chose the kernel's for the
 	 * client agents of RMPP classes; server agents always segment in user space */
-	rmpp_version = port->kernel_rmpp && !server && ibmadrpc_class_has_rmpp(mgmt_class) ? 1 : 0;
+	rmpp_version = port->kernel_rmpp && !server && rmpp_class_has_rmpp(mgmt_class) ? 1 : 0;
 	if (mgmt_class >= 0x30 && mgmt_class <= 0x4f) {
 		uint8_t o[3] = { (uint8_t)(oui >> 16), (uint8_t)(oui >> 8), (uint8_t)oui };
 
@@ -303,7 +303,7 @@ IBMADRPC_EXPORT int ibmadrpc_port_set_kernel_rmpp(struct ibmadrpc_port *port, bo
 	if (!port)
 		return -EINVAL;
 	for (i = 0; i < port->nagents; i++)
-		if (!port->agents[i].server && ibmadrpc_class_has_rmpp(port->agents[i].mgmt_class))
+		if (!port->agents[i].server && rmpp_class_has_rmpp(port->agents[i].mgmt_class))
 			return -EBUSY; /* an agent of the other kind is already registered */
 	port->kernel_rmpp = on;
 	return 0;

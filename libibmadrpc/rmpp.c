@@ -46,8 +46,7 @@ static void put_be32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
-/* Classes whose MADs have an RMPP header (the kernel's ib_is_mad_class_rmpp()). */
-static bool class_has_rmpp(uint8_t mgmt_class)
+bool rmpp_class_has_rmpp(uint8_t mgmt_class)
 {
 	switch (mgmt_class) {
 	case 0x03: /* SubnAdm */
@@ -67,7 +66,7 @@ static bool offset_ok(size_t data_offset)
 
 bool rmpp_is_active(const uint8_t *mad, size_t len)
 {
-	return mad && len >= RMPP_HDR_END && class_has_rmpp(mad[OFF_CLASS]) &&
+	return mad && len >= RMPP_HDR_END && rmpp_class_has_rmpp(mad[OFF_CLASS]) &&
 	       (mad[OFF_FLAGS] & RMPP_FLAG_ACTIVE);
 }
 

@@ -56,6 +56,9 @@
 #define RMPP_MAX_PAYLOAD (16u << 20) /* refuse transfers larger than 16 MiB */
 #define RMPP_WINDOW 32               /* segments the receiver grants at a time */
 
+/* Classes whose MADs have an RMPP header (the kernel's ib_is_mad_class_rmpp(): SA 0x03,
+ * DevMgt 0x06, DevAdm 0x10, BIS 0x12, vendor range 2 0x30-0x4f). */
+bool rmpp_class_has_rmpp(uint8_t mgmt_class);
 /* True when the MAD (at least 36 bytes) carries an active RMPP header.  Only classes that
  * have one count (the kernel's ib_is_mad_class_rmpp: SA 0x03, DevMgt 0x06, 0x10, BIS 0x12,
  * vendor range 2 0x30-0x4f): in other classes byte 26 is attribute data. */

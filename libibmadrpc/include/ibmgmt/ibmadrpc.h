@@ -83,8 +83,9 @@ void ibmadrpc_port_set_default_timeout(struct ibmadrpc_port *port, unsigned time
  * calls wait in order and go out as earlier ones complete. */
 void ibmadrpc_port_set_window(struct ibmadrpc_port *port, unsigned max);
 
-/* RMPP by the kernel instead of in user space for the replies this port receives (SA
- * GetTable, vendor range 2): client agents are then registered with rmpp_version 1 and the
+/* RMPP by the kernel instead of in user space for the replies this port receives (the
+ * classes with RMPP: SA, DevMgt, DevAdm, BIS, vendor range 2): client agents of those
+ * classes are then registered with rmpp_version 1 and the
  * kernel hands over each transfer reassembled.  Off by default (the simulator and some
  * stacks do not do RMPP); replies we send as a server are always segmented in user space.
  * -EBUSY once a client agent of an RMPP class is registered (choose before the first call). */
