@@ -734,6 +734,13 @@ static bool word_annotated(const struct ibstruct_desc *d, const uint8_t *wire, s
 IBSTRUCT_EXPORT int ibstruct_snprint_dump(char *buf, size_t len, const struct ibstruct_desc *d,
 					  const void *wire, size_t wire_len, unsigned indent)
 {
+	return ibstruct_snprint_dump_at(buf, len, d, wire, wire_len, indent, 0);
+}
+
+IBSTRUCT_EXPORT int ibstruct_snprint_dump_at(char *buf, size_t len, const struct ibstruct_desc *d,
+					     const void *wire, size_t wire_len, unsigned indent,
+					     size_t base)
+{
 	const uint8_t *p = wire;
 	struct ibs_out o;
 	size_t off;
@@ -751,12 +758,12 @@ IBSTRUCT_EXPORT int ibstruct_snprint_dump(char *buf, size_t len, const struct ib
 		     end += 4)
 			;
 		if (end >= off + 8) {
-			ibs_out_printf(&o, "%*s%4zu: 00000000  (zero up to byte %zu)\n", (int)indent, "", off,
-				       end - 1);
+			ibs_out_printf(&o, "%*s%4zu: 00000000  (zero up to byte %zu)\n", (int)indent, "",
+				       base + off, base + end - 1);
 			off = end - 4;
 			continue;
 		}
-		ibs_out_printf(&o, "%*s%4zu: ", (int)indent, "", off);
+		ibs_out_printf(&o, "%*s%4zu: ", (int)indent, "", base + off);
 		for (i = 0; i < 4; i++) {
 			if (i < n)
 				ibs_out_printf(&o, "%02x", p[off + i]);

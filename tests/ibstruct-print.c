@@ -193,6 +193,11 @@ START_TEST(test_dump)
 		ck_assert_ptr_nonnull(strstr(buf, "\n  28: 00000000  (zero up to byte 63)\n  64: 01000000  data="));
 		ck_assert_ptr_nonnull(strstr(buf, "\n  68: 00000000  (zero up to byte 255)\n"));
 		ck_assert_ptr_null(strstr(buf, "  32: "));
+		/* offsets counted from a base: the struct's place in a larger packet */
+		ibstruct_snprint_dump_at(buf, sizeof(buf), ibstruct_desc_by_name("SMPFormat"), smp,
+					 sizeof(smp), 0, 40);
+		ck_assert_ptr_nonnull(strstr(buf, "\n  68: 00000000  (zero up to byte 103)\n 104: 01000000  data="));
+		ck_assert_ptr_nonnull(strstr(buf, "\n 108: 00000000  (zero up to byte 295)\n"));
 	}
 }
 END_TEST

@@ -257,49 +257,29 @@ static size_t parse_input(const char *text, uint8_t *bytes)
 
 /* ---- Printing ------------------------------------------------------------------------- */
 
-/* Prints a libibstruct dump, its offsets shifted by `base` (so they count from the start
- * of the MAD).  The printer's own title line is replaced by `title`; a trailing note about
- * missing bytes is kept unless `whole` says the caller cut the input on purpose. */
+/* Prints a libibstruct dump with its offsets counted from the start of the MAD (`base`).
+ * The printer's own title line is replaced by `title`; a trailing note about missing bytes
+ * is kept unless `whole` says the caller cut the input on purpose. */
 static void print_dump(const char *title, const struct ibstruct_desc *d, const uint8_t *wire,
 		       size_t len, size_t base, bool whole)
 {
 	char *text, *line, *save = NULL;
 	int need;
 
-	need = ibstruct_snprint_dump(NULL, 0, d, wire, len, 0);
+	need = ibstruct_snprint_dump_at(NULL, 0, d, wire, len, 0, base);
 	if (need < 0)
 		die("cannot decode %s: %s", ibstruct_desc_name(d), strerror(-need));
 	text = malloc((size_t)need + 1);
 	if (!text)
 		die("out of memory");
-	ibstruct_snprint_dump(text, (size_t)need + 1, d, wire, len, 0);
+	ibstruct_snprint_dump_at(text, (size_t)need + 1, d, wire, len, 0, base);
 	printf("%s\n", title);
 	line = strtok_r(text, "\n", &save);
 	if (line) /* the printer's title: "SMPFormat (256 bytes)" */
 		line = strtok_r(NULL, "\n", &save);
-	for (; line; line = strtok_r(NULL, "\n", &save)) {
-		char *end;
-		unsigned long off;
-		const char *p = line;
-
-		while (*p == ' ')
-			p++;
-		off = strtoul(p, &end, 10);
-		if (end != p && *end == ':') {
-			static const char zero_run[] = "(zero up to byte ";
-			const char *z = strstr(end, zero_run);
-
-			if (z) /* a run of zero words: its last byte moves too */
-				printf("%4lu%.*s%s%lu)\n", off + base, (int)(z - end), end, zero_run,
-				       strtoul(z + sizeof(zero_run) - 1, NULL, 10) + base);
-			else
-				printf("%4lu%s\n", off + base, end);
-			continue;
-		}
-		if (whole && !strncmp(p, "(short:", 7))
-			continue;
-		printf("%s\n", line);
-	}
+	for (; line; line = strtok_r(NULL, "\n", &save))
+		if (!whole || strncmp(line, "(short:", 7))
+			printf("%s\n", line);
 	free(text);
 }
 

@@ -173,6 +173,9 @@ int ibstruct_snprint_diags_value(char *buf, size_t len, enum ibstruct_diags_fmt 
  * spaces prefix every line. */
 int ibstruct_snprint_dump(char *buf, size_t len, const struct ibstruct_desc *d, const void *wire,
 			  size_t wire_len, unsigned indent);
+/* The same with every offset counted from `base` (the struct's place in a larger packet). */
+int ibstruct_snprint_dump_at(char *buf, size_t len, const struct ibstruct_desc *d,
+			     const void *wire, size_t wire_len, unsigned indent, size_t base);
 /* The record dumps of infiniband-diags' saquery ("NodeRecord dump:" ...), byte for byte,
  * from a record's wire bytes.  node_name replaces a NodeRecord's description (after a
  * node-name-map lookup) when not NULL.  -EOPNOTSUPP for records saquery has no dump for. */
