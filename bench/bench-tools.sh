@@ -11,13 +11,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 top_srcdir=$top
 . "$top/tests/fabric/fabric.sh"
 fabric_require ibaddr smpquery
-ours() { # the real binary behind a libtool wrapper script (--enable-shared-tools)
-	if head -c 2 "$b/utils/$1" | grep -q '^#!' && [ -x "$b/utils/.libs/$1" ]; then
-		echo "$b/utils/.libs/$1"
-	else
-		echo "$b/utils/$1"
-	fi
-}
+. "$top/tests/fabric/our-tool.sh"
 
 fabric_start "$top/tests/fabric/topo/two-switch.net"
 work=$FABRIC_DIR/bench-tools
@@ -50,7 +44,7 @@ bench() { # TITLE TOOL ARGS...
 	shift 2
 	: > "$work/ref"
 	: > "$work/ours"
-	_o=$(ours "$_tool")
+	_o=$(our_tool "$b" "$_tool")
 	# warm the page cache for both
 	fabric_run hca-a1 "$FABRIC_REF/$_tool" "$@" > /dev/null 2>&1 || :
 	# only tools linked to our shared libraries (--enable-shared-tools) need them found: a

@@ -26,13 +26,7 @@ for d in libibstruct libibpath libibmadrpc libibsched libibsa; do
 	LD_LIBRARY_PATH=$top_builddir/$d/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 done
 export LD_LIBRARY_PATH
-our_tool() { # TOOL: the path of our binary (the real one behind a libtool wrapper script)
-	if head -c 2 "$top_builddir/utils/$1" | grep -q '^#!' && [ -x "$top_builddir/utils/.libs/$1" ]; then
-		echo "$top_builddir/utils/.libs/$1"
-	else
-		echo "$top_builddir/utils/$1"
-	fi
-}
+. "$top_srcdir/tests/fabric/our-tool.sh"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ibmgmt-cases.XXXXXX") || exit 99
 trap 'fabric_stop; rm -rf "$work"' EXIT INT TERM HUP
@@ -122,7 +116,7 @@ while IFS= read -r line; do
 	fi
 	n=$((n + 1))
 	[ -z "${IBMGMT_CASES_VERBOSE:-}" ] || echo "case $loc: $spec"
-	ours=$(our_tool "$tool")
+	ours=$(our_tool "$top_builddir" "$tool")
 	drop= sysfs= own= ref=/usr/sbin/$tool stdin=/dev/null
 	[ -z "${IBMGMT_REF_BINDIR:-}" ] || ref=$IBMGMT_REF_BINDIR/$tool
 	oldifs=$IFS; IFS=,
