@@ -331,12 +331,6 @@ void ibsa_op_free(struct sa_op *op)
 		free(op);
 }
 
-/* libibmadrpc reports an error status as -EREMOTEIO; this layer's contract is -EPROTO. */
-static int mad_errno(int rc)
-{
-	return rc == -EREMOTEIO ? -EPROTO : rc;
-}
-
 int ibsa_op_run(struct sa_op *op, struct ibmadrpc_error **errp)
 {
 	for (;;) {
@@ -348,7 +342,7 @@ int ibsa_op_run(struct sa_op *op, struct ibmadrpc_error **errp)
 		if (rc && !e)
 			e = ibmadrpc_error_new(-rc, "%s", strerror(-rc));
 		op->mad_status = rc ? ibmadrpc_error_status(e) : 0;
-		rc = op->step(op, rc ? NULL : &rep, mad_errno(rc), &e);
+		rc = op->step(op, rc ? NULL : &rep, rc, &e);
 		if (rc >= 0) {
 			/* the step dealt with the MAD's error */
 			ibmadrpc_error_free(e);
@@ -373,7 +367,7 @@ static int op_work_done(struct ibsched *sched, struct ibsched_work *work, const 
 
 	(void)work;
 	if (err) {
-		mad_rc = mad_errno(-ibmadrpc_error_errno(err));
+		mad_rc = -ibmadrpc_error_errno(err);
 		if (!mad_rc)
 			mad_rc = -EIO;
 		/* the scheduler's error lives only as long as this callback: ours to add to */

@@ -535,7 +535,7 @@ static int subn_step(struct sa_op *op, const struct ibmadrpc_reply *rep, int mad
 		break;
 	}
 	case ST_RECORD:
-		if (mad_rc == -EPROTO && op->mad_status == SA_STATUS_NO_RECORDS &&
+		if (mad_rc == -EREMOTEIO && op->mad_status == SA_STATUS_NO_RECORDS &&
 		    s->map->attr_id == IBSTRUCT_SMP_MULTICAST_FORWARDING_TABLE_ATTR_ID) {
 			/* the SM keeps MFT records only for blocks that multicast groups use */
 			uint16_t info = ibsa_lid_info_get(op->sa, s->lid);

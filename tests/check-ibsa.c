@@ -5,7 +5,7 @@
  * stands in for the umad fd, so synchronous calls and the scheduler receive it as they
  * would from the kernel.  Covered: request building (class, version, method, attribute,
  * SM_Key, component mask, payload), answers with several records split by AttributeOffset,
- * truncated tables, errors (SA status -> -EPROTO with the status, short answers), every SA
+ * truncated tables, errors (SA status -> -EREMOTEIO with the status, short answers -> -EPROTO), every SA
  * record type, the SubnGet transactor for every attribute (record type, mask, key fields,
  * the 64 bytes returned), DR -> LID resolution and its cache, PathRecord resolution and its
  * cache, and the scheduled interfaces.
@@ -425,10 +425,10 @@ START_TEST(test_errors)
 	struct ibsa_result *res = NULL;
 	struct ibmadrpc_error *err;
 
-	/* an SA status: -EPROTO, the status in the error, our message on top */
+	/* an SA status: -EREMOTEIO, the status in the error, our message on top */
 	force_status = 0x0300;
 	ck_assert_int_eq(ibsa_query(sa, IBSTRUCT_METHOD_GET, ibstruct_sa_node_record_desc(), NULL, 0, &res, &err),
-			 -EPROTO);
+			 -EREMOTEIO);
 	ck_assert_ptr_null(res);
 	ck_assert_ptr_nonnull(err);
 	ck_assert_uint_eq(ibmadrpc_error_status(err), 0x0300);
@@ -663,7 +663,7 @@ START_TEST(test_transactor_node_type)
 	ibmadrpc_error_free(err);
 	/* an SA error reaches the caller with the status and our message */
 	force_status = 0x0300;
-	ck_assert_int_eq(ibsa_subn_get(sa, p, 0x12, 0, data, &err), -EPROTO);
+	ck_assert_int_eq(ibsa_subn_get(sa, p, 0x12, 0, data, &err), -EREMOTEIO);
 	ck_assert_uint_eq(ibmadrpc_error_status(err), 0x0300);
 	ck_assert_str_eq(ibmadrpc_error_message(err, 0), "Failed getting SwitchInfo of LID 4 from the SA");
 	ibmadrpc_error_free(err);
@@ -832,7 +832,7 @@ START_TEST(test_resolve_path)
 	/* an SA error */
 	force_status = 0x0300;
 	ibsa_path_cache_flush(sa);
-	ck_assert_int_eq(ibsa_resolve_path(sa, t, &r, &err), -EPROTO);
+	ck_assert_int_eq(ibsa_resolve_path(sa, t, &r, &err), -EREMOTEIO);
 	ck_assert_str_eq(ibmadrpc_error_message(err, 0), "Failed getting the path record for GID fec0::1:5");
 	ibmadrpc_error_free(err);
 	ibpath_path_unref(t);

@@ -51,7 +51,8 @@ void ibsa_result_free(struct ibsa_result *res);
 /* Get (IBSTRUCT_METHOD_GET) or GetTable (IBSTRUCT_METHOD_GET_TABLE) of an SA record type;
  * `tmpl` is a host struct of that type (NULL: all zero) and comp_mask selects its fields.
  * Other methods the record allows (Set, Delete, GetTraceTable, GetMulti) work the same way.
- * An SA error status gives -EPROTO with the status in *err (ibmadrpc_error_status()). */
+ * An SA error status gives -EREMOTEIO (as libibmadrpc does) with the status in *err
+ * (ibmadrpc_error_status()); an answer that cannot be read gives -EPROTO. */
 int ibsa_query(struct ibsa *sa, uint8_t method, const struct ibstruct_desc *rec,
 	       const void *tmpl, uint64_t comp_mask, struct ibsa_result **out,
 	       struct ibmadrpc_error **err);
