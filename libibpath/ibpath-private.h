@@ -3,6 +3,7 @@
 #ifndef IBPATH_PRIVATE_H
 #define IBPATH_PRIVATE_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -43,6 +44,7 @@ struct ibpath_port {
 };
 
 struct ibpath_device {
+	struct ibpath_devlist *list;
 	char name[64];
 	unsigned node_type;
 	uint64_t node_guid;
@@ -58,6 +60,10 @@ struct ibpath_device {
 
 struct ibpath_devlist {
 	char root[1024];
+	/* the umad/issm names are read on first use: opening a port does not need them
+	 * (libibumad finds the umad device itself), and reading them costs a directory scan */
+	pthread_mutex_t mad_lock;
+	bool mad_read;
 	unsigned ndevs;
 	struct ibpath_device **devs;
 };

@@ -20,15 +20,16 @@
 /* Reads a small sysfs file into buf without its trailing newline. */
 static int read_file(const char *path, char *buf, size_t len)
 {
+	size_t got = 0, want;
 	ssize_t n;
-	size_t got = 0;
 	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	while (got + 1 < len) {
-		n = read(fd, buf + got, len - 1 - got);
+		want = len - 1 - got;
+		n = read(fd, buf + got, want);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -36,9 +37,11 @@ static int read_file(const char *path, char *buf, size_t len)
 			close(fd);
 			return (int)n;
 		}
-		if (n == 0)
-			break;
 		got += (size_t)n;
+		/* a sysfs attribute comes whole in one read, and so does a small regular file:
+		 * a short read is the end, and asking again would only cost a system call */
+		if ((size_t)n < want)
+			break;
 	}
 	close(fd);
 	while (got && (buf[got - 1] == '\n' || buf[got - 1] == '\r'))
@@ -210,6 +213,7 @@ static int read_device(struct ibpath_devlist *list, struct ibpath_device *dev, c
 	DIR *d;
 
 	memset(dev, 0, sizeof(*dev));
+	dev->list = list;
 	if (fmt_str(dev->name, sizeof(dev->name), "%s", name) ||
 	    fmt_str(devdir, sizeof(devdir), "%s/class/infiniband/%s", list->root, name))
 		return -ENAMETOOLONG;
@@ -245,23 +249,30 @@ static int read_device(struct ibpath_devlist *list, struct ibpath_device *dev, c
 		if (rc == 0)
 			dev->nports++;
 	}
-	qsort(dev->ports, dev->nports, sizeof(*dev->ports), port_cmp);
+	if (dev->nports > 1)
+		qsort(dev->ports, dev->nports, sizeof(*dev->ports), port_cmp);
 	/* back pointers survive the sort: they point at dev, not at the array */
 	return 0;
 }
 
-/* /sys/class/infiniband_mad/{umad,issm}N/{ibdev,port} */
+/* /sys/class/infiniband_mad/{umad,issm}N/{ibdev,port}, once per list */
 static void read_mad_devices(struct ibpath_devlist *list)
 {
 	char dir[PATH_LEN], ibdev[64], port[32];
 	struct dirent *de;
 	DIR *d;
 
-	if (fmt_str(dir, sizeof(dir), "%s/class/infiniband_mad", list->root))
+	if (!list)
 		return;
+	pthread_mutex_lock(&list->mad_lock);
+	if (list->mad_read)
+		goto out;
+	list->mad_read = true;
+	if (fmt_str(dir, sizeof(dir), "%s/class/infiniband_mad", list->root))
+		goto out;
 	d = opendir(dir);
 	if (!d)
-		return;
+		goto out;
 	while ((de = readdir(d))) {
 		bool umad = !strncmp(de->d_name, "umad", 4), issm = !strncmp(de->d_name, "issm", 4);
 		struct ibpath_device *dev;
@@ -281,6 +292,8 @@ static void read_mad_devices(struct ibpath_devlist *list)
 		fmt_str(umad ? p->umad : p->issm, sizeof(p->umad), "%s", de->d_name);
 	}
 	closedir(d);
+out:
+	pthread_mutex_unlock(&list->mad_lock);
 }
 
 IBPATH_EXPORT int ibpath_devlist_open(struct ibpath_devlist **out, const char *sysfs_root,
@@ -300,14 +313,17 @@ IBPATH_EXPORT int ibpath_devlist_open(struct ibpath_devlist **out, const char *s
 	list = calloc(1, sizeof(*list));
 	if (!list)
 		return -ENOMEM;
+	pthread_mutex_init(&list->mad_lock, NULL);
 	if (fmt_str(list->root, sizeof(list->root), "%s", sysfs_root) ||
 	    fmt_str(dir, sizeof(dir), "%s/class/infiniband", sysfs_root)) {
+		pthread_mutex_destroy(&list->mad_lock);
 		free(list);
 		return -ENAMETOOLONG;
 	}
 	d = opendir(dir);
 	if (!d) {
 		rc = -errno;
+		pthread_mutex_destroy(&list->mad_lock);
 		free(list);
 		return rc == -ENOENT ? -ENODEV : rc;
 	}
@@ -352,9 +368,8 @@ IBPATH_EXPORT int ibpath_devlist_open(struct ibpath_devlist **out, const char *s
 		ibpath_devlist_close(list);
 		return -ENODEV;
 	}
-	if (flags & IBPATH_DEVLIST_SORTED)
+	if ((flags & IBPATH_DEVLIST_SORTED) && list->ndevs > 1)
 		qsort(list->devs, list->ndevs, sizeof(*list->devs), name_cmp);
-	read_mad_devices(list);
 	*out = list;
 	return 0;
 }
@@ -370,6 +385,7 @@ IBPATH_EXPORT void ibpath_devlist_close(struct ibpath_devlist *list)
 		free(list->devs[i]);
 	}
 	free(list->devs);
+	pthread_mutex_destroy(&list->mad_lock);
 	free(list);
 }
 
@@ -457,8 +473,23 @@ PORT_GET(uint64_t, guid, port->guid, 0)
 PORT_GET(uint64_t, subnet_prefix, port->ngids ? ibstruct_gid_prefix(&port->gids[0]) : 0, 0)
 PORT_GET(unsigned, gid_count, port->ngids, 0)
 PORT_GET(unsigned, pkey_count, port->npkeys, 0)
-PORT_GET(const char *, umad_name, port->umad[0] ? port->umad : NULL, NULL)
-PORT_GET(const char *, issm_name, port->issm[0] ? port->issm : NULL, NULL)
+
+IBPATH_EXPORT const char *ibpath_port_umad_name(const struct ibpath_port *port)
+{
+	if (!port)
+		return NULL;
+	read_mad_devices(port->dev->list);
+	return port->umad[0] ? port->umad : NULL;
+}
+
+IBPATH_EXPORT const char *ibpath_port_issm_name(const struct ibpath_port *port)
+{
+	if (!port)
+		return NULL;
+	read_mad_devices(port->dev->list);
+	return port->issm[0] ? port->issm : NULL;
+}
+
 PORT_GET(uint8_t, subnet_timeout, port->subnet_timeout, 18)
 
 IBPATH_EXPORT int ibpath_port_gid(const struct ibpath_port *port, unsigned index, ibstruct_gid_t *gid)
