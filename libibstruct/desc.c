@@ -12,7 +12,7 @@
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_desc_at(unsigned index)
 {
-	return index < ibs_ndescs ? ibs_all_descs[index] : NULL;
+	return index < ibs_ndescs ? &ibs_descs[index] : NULL;
 }
 
 IBSTRUCT_EXPORT unsigned ibstruct_desc_count(void)
@@ -27,9 +27,9 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_desc_by_name(const char *na
 	if (!name)
 		return NULL;
 	for (i = 0; i < ibs_ndescs; i++)
-		if (!strcasecmp(ibs_all_descs[i]->name, name) ||
-		    !strcasecmp(ibs_all_descs[i]->c_name, name))
-			return ibs_all_descs[i];
+		if (!strcasecmp(ibs_desc_name(&ibs_descs[i]), name) ||
+		    !strcasecmp(ibs_desc_c_name(&ibs_descs[i]), name))
+			return &ibs_descs[i];
 	return NULL;
 }
 
@@ -39,7 +39,7 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_desc_by_attr(int mgmt_class
 	unsigned i;
 
 	for (i = 0; i < ibs_ndescs; i++) {
-		const struct ibstruct_desc *d = ibs_all_descs[i];
+		const struct ibstruct_desc *d = &ibs_descs[i];
 
 		if (d->attr_id != attr_id)
 			continue;
@@ -56,17 +56,17 @@ IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_desc_by_attr(int mgmt_class
 
 IBSTRUCT_EXPORT const char *ibstruct_desc_name(const struct ibstruct_desc *d)
 {
-	return d ? d->name : NULL;
+	return d ? ibs_desc_name(d) : NULL;
 }
 
 IBSTRUCT_EXPORT const char *ibstruct_desc_c_name(const struct ibstruct_desc *d)
 {
-	return d ? d->c_name : NULL;
+	return d ? ibs_desc_c_name(d) : NULL;
 }
 
 IBSTRUCT_EXPORT const char *ibstruct_desc_description(const struct ibstruct_desc *d)
 {
-	return d ? d->desc : NULL;
+	return d ? ibs_desc_text(d) : NULL;
 }
 
 IBSTRUCT_EXPORT size_t ibstruct_desc_size(const struct ibstruct_desc *d)
@@ -109,7 +109,7 @@ IBSTRUCT_EXPORT int ibstruct_unpack(const struct ibstruct_desc *d, void *host, c
 {
 	if (!d)
 		return -EINVAL;
-	return d->unpack(host, buf, len);
+	return ibs_unpack_at(ibs_desc_index(d), host, buf, len);
 }
 
 IBSTRUCT_EXPORT int ibstruct_pack(const struct ibstruct_desc *d, const void *host, void *buf,
@@ -117,7 +117,7 @@ IBSTRUCT_EXPORT int ibstruct_pack(const struct ibstruct_desc *d, const void *hos
 {
 	if (!d)
 		return -EINVAL;
-	return d->pack(host, buf, len);
+	return ibs_pack_at(ibs_desc_index(d), host, buf, len);
 }
 
 /* ---- bit and host access ---------------------------------------------------------- */
@@ -206,7 +206,7 @@ IBSTRUCT_EXPORT int ibstruct_field_lookup(const struct ibstruct_desc *d, const c
 		return -EINVAL;
 	for (;;) {
 		const char *e = s;
-		const struct ibs_field *f = NULL;
+		const struct ibs_field *fields, *f = NULL;
 		unsigned i, elem = 0;
 		bool indexed = false;
 		size_t n;
@@ -216,19 +216,27 @@ IBSTRUCT_EXPORT int ibstruct_field_lookup(const struct ibstruct_desc *d, const c
 		n = (size_t)(e - s);
 		if (!n)
 			return -EINVAL;
-		for (i = 0; i < d->nfields; i++)
-			if (strlen(ibs_field_name(&d->fields[i])) == n && !strncmp(ibs_field_name(&d->fields[i]), s, n)) {
-				f = &d->fields[i];
+		/* s[0 .. n - 1] holds no NUL: a name equal to it over n bytes is at least n
+		 * long, and the same name if it ends there; most differ in the first byte */
+		fields = ibs_desc_fields(d);
+		for (i = 0; i < d->nfields; i++) {
+			const char *name = ibs_field_name(&fields[i]);
+
+			if (name[0] == s[0] && !strncmp(name, s, n) && !name[n]) {
+				f = &fields[i];
 				break;
 			}
+		}
 		if (!f) {
 			/* also accept the case-insensitive spelling (python-rdma style) */
-			for (i = 0; i < d->nfields; i++)
-				if (strlen(ibs_field_name(&d->fields[i])) == n &&
-				    !strncasecmp(ibs_field_name(&d->fields[i]), s, n)) {
-					f = &d->fields[i];
+			for (i = 0; i < d->nfields; i++) {
+				const char *name = ibs_field_name(&fields[i]);
+
+				if (!strncasecmp(name, s, n) && !name[n]) {
+					f = &fields[i];
 					break;
 				}
+			}
 		}
 		if (!f)
 			return -ENOENT;
@@ -289,7 +297,7 @@ IBSTRUCT_EXPORT int ibstruct_field_at(const struct ibstruct_desc *d, unsigned in
 		return -EINVAL;
 	if (index >= d->nfields)
 		return -ENOENT;
-	f = &d->fields[index];
+	f = &ibs_desc_fields(d)[index];
 	ref->parent = d;
 	ref->field = index;
 	ref->elem = 0;
@@ -302,7 +310,7 @@ IBSTRUCT_EXPORT int ibstruct_field_at(const struct ibstruct_desc *d, unsigned in
 
 static const struct ibs_field *ref_field(const struct ibstruct_field_ref *ref)
 {
-	return &ref->parent->fields[ref->field];
+	return &ibs_desc_fields(ref->parent)[ref->field];
 }
 
 IBSTRUCT_EXPORT const char *ibstruct_field_name(const struct ibstruct_field_ref *ref)

@@ -8,425 +8,6 @@
 /* Static checks pin the host struct sizes of the wire types. */
 _Static_assert(sizeof(ibstruct_gid_t) == 16, "ibstruct_gid_t must be 16 bytes");
 
-static const struct ibs_enum_entry enum_node_type[] = {
-	{ 1, "Channel Adapter" },
-	{ 2, "Switch" },
-	{ 3, "Router" },
-};
-static const struct ibs_enum_entry enum_port_state[] = {
-	{ 0, "No State Change" },
-	{ 1, "Down" },
-	{ 2, "Initialize" },
-	{ 3, "Armed" },
-	{ 4, "Active" },
-};
-static const struct ibs_enum_entry enum_phys_port_state[] = {
-	{ 0, "No State Change" },
-	{ 1, "Sleep" },
-	{ 2, "Polling" },
-	{ 3, "Disabled" },
-	{ 4, "PortConfigurationTraining" },
-	{ 5, "LinkUp" },
-	{ 6, "LinkErrorRecovery" },
-	{ 7, "PhyTest" },
-};
-static const struct ibs_enum_entry enum_link_down_def_state[] = {
-	{ 0, "No State Change" },
-	{ 1, "Sleep" },
-	{ 2, "Polling" },
-};
-static const struct ibs_enum_entry enum_mtu[] = {
-	{ 1, "256" },
-	{ 2, "512" },
-	{ 3, "1024" },
-	{ 4, "2048" },
-	{ 5, "4096" },
-};
-static const struct ibs_enum_entry enum_link_width[] = {
-	{ 1, "1X" },
-	{ 2, "4X" },
-	{ 4, "8X" },
-	{ 8, "12X" },
-	{ 16, "2X" },
-};
-static const struct ibs_enum_entry enum_link_speed[] = {
-	{ 1, "2.5 Gbps" },
-	{ 2, "5.0 Gbps" },
-	{ 4, "10.0 Gbps" },
-};
-static const struct ibs_enum_entry enum_link_speed_ext[] = {
-	{ 0, "No Extended Speed" },
-	{ 1, "14.0625 Gbps" },
-	{ 2, "25.78125 Gbps" },
-	{ 4, "53.125 Gbps" },
-	{ 8, "106.25 Gbps" },
-};
-static const struct ibs_enum_entry enum_link_speed_ext2[] = {
-	{ 0, "No Extended Speed" },
-	{ 1, "212.5 Gbps" },
-};
-static const struct ibs_enum_entry enum_vl_cap[] = {
-	{ 1, "VL0" },
-	{ 2, "VL0-1" },
-	{ 3, "VL0-3" },
-	{ 4, "VL0-7" },
-	{ 5, "VL0-14" },
-};
-static const struct ibs_enum_entry enum_sm_state[] = {
-	{ 0, "NotActive" },
-	{ 1, "Discovering" },
-	{ 2, "Standby" },
-	{ 3, "Master" },
-};
-static const struct ibs_enum_entry enum_rate[] = {
-	{ 2, "2.5 Gbps" },
-	{ 3, "10 Gbps" },
-	{ 4, "30 Gbps" },
-	{ 5, "5 Gbps" },
-	{ 6, "20 Gbps" },
-	{ 7, "40 Gbps" },
-	{ 8, "60 Gbps" },
-	{ 9, "80 Gbps" },
-	{ 10, "120 Gbps" },
-	{ 11, "14 Gbps" },
-	{ 12, "56 Gbps" },
-	{ 13, "112 Gbps" },
-	{ 14, "168 Gbps" },
-	{ 15, "25 Gbps" },
-	{ 16, "100 Gbps" },
-	{ 17, "200 Gbps" },
-	{ 18, "300 Gbps" },
-	{ 19, "28 Gbps" },
-	{ 20, "50 Gbps" },
-	{ 21, "400 Gbps" },
-	{ 22, "600 Gbps" },
-	{ 23, "800 Gbps" },
-	{ 24, "1200 Gbps" },
-};
-static const struct ibs_enum_entry enum_selector[] = {
-	{ 0, "greater than" },
-	{ 1, "less than" },
-	{ 2, "exactly" },
-	{ 3, "largest available" },
-};
-static const struct ibs_enum_entry enum_lrh_lnh[] = {
-	{ 0, "Raw" },
-	{ 1, "IP non-IBA transport" },
-	{ 2, "IBA local" },
-	{ 3, "IBA global" },
-};
-static const struct ibs_enum_entry enum_bth_service[] = {
-	{ 0, "RC" },
-	{ 1, "UC" },
-	{ 2, "RD" },
-	{ 3, "UD" },
-	{ 4, "CNP" },
-	{ 5, "XRC" },
-	{ 6, "Manufacturer specific" },
-	{ 7, "Manufacturer specific" },
-};
-static const struct ibs_enum_entry enum_mad_method[] = {
-	{ 1, "Get" },
-	{ 2, "Set" },
-	{ 3, "Send" },
-	{ 5, "Trap" },
-	{ 6, "Report" },
-	{ 7, "TrapRepress" },
-	{ 18, "GetTable" },
-	{ 19, "GetTraceTable" },
-	{ 20, "GetMulti" },
-	{ 21, "Delete" },
-	{ 129, "GetResp" },
-	{ 134, "ReportResp" },
-	{ 146, "GetTableResp" },
-	{ 147, "GetTraceTableResp" },
-	{ 148, "GetMultiResp" },
-	{ 149, "DeleteResp" },
-};
-static const struct ibs_enum_entry enum_mad_mgmt_class[] = {
-	{ 1, "SubnMgmt" },
-	{ 129, "SubnMgmtDirected" },
-	{ 3, "SubnAdm" },
-	{ 4, "PerfMgt" },
-	{ 5, "BM" },
-	{ 6, "DevMgt" },
-	{ 7, "CommMgt" },
-	{ 8, "SNMP" },
-	{ 9, "Vendor" },
-	{ 10, "Vendor" },
-	{ 11, "Vendor" },
-	{ 12, "Vendor" },
-	{ 13, "Vendor" },
-	{ 14, "Vendor" },
-	{ 15, "Vendor" },
-	{ 16, "DevAdm" },
-	{ 33, "CC" },
-	{ 48, "VendorOUI" },
-	{ 50, "OFAPing" },
-	{ 51, "OFASysStat" },
-};
-static const struct ibs_enum_entry enum_rmpp_type[] = {
-	{ 1, "DATA" },
-	{ 2, "ACK" },
-	{ 3, "STOP" },
-	{ 4, "ABORT" },
-};
-static const struct ibs_enum_entry enum_cm_transport_service[] = {
-	{ 0, "RC" },
-	{ 1, "UC" },
-	{ 2, "RD" },
-};
-static const struct ibs_enum_entry enum_cm_message[] = {
-	{ 0, "REQ" },
-	{ 1, "REP" },
-	{ 2, "LAP" },
-};
-static const struct ibs_enum_entry enum_cm_rej_reason[] = {
-	{ 1, "No QP available" },
-	{ 2, "No EEC available" },
-	{ 3, "No resources available" },
-	{ 4, "Timeout" },
-	{ 5, "Unsupported request" },
-	{ 6, "Invalid communication ID" },
-	{ 7, "Invalid communication instance" },
-	{ 8, "Invalid service ID" },
-	{ 9, "Invalid transport service type" },
-	{ 10, "Stale connection" },
-	{ 11, "RDC does not exist" },
-	{ 12, "Invalid primary port GID" },
-	{ 13, "Invalid primary port LID" },
-	{ 14, "Invalid primary SL" },
-	{ 15, "Invalid primary traffic class" },
-	{ 16, "Invalid primary hop limit" },
-	{ 17, "Invalid primary packet rate" },
-	{ 18, "Invalid alternate port GID" },
-	{ 19, "Invalid alternate port LID" },
-	{ 20, "Invalid alternate SL" },
-	{ 21, "Invalid alternate traffic class" },
-	{ 22, "Invalid alternate hop limit" },
-	{ 23, "Invalid alternate packet rate" },
-	{ 24, "Port and CM redirect" },
-	{ 25, "Port redirect" },
-	{ 26, "Invalid path MTU" },
-	{ 27, "Insufficient responder resources" },
-	{ 28, "Consumer reject" },
-	{ 29, "RNR retry count reject" },
-	{ 30, "Duplicate local communication ID" },
-	{ 31, "Unsupported class version" },
-	{ 32, "Invalid primary flow label" },
-	{ 33, "Invalid alternate flow label" },
-	{ 35, "Vendor option not supported" },
-};
-static const struct ibs_enum_entry enum_cm_apr_status[] = {
-	{ 0, "Success" },
-	{ 1, "Invalid communication ID" },
-	{ 2, "Unsupported request" },
-	{ 3, "Rejected" },
-	{ 4, "Redirect" },
-	{ 5, "Duplicate path" },
-	{ 6, "Invalid QPN/EECN" },
-	{ 7, "Invalid LID" },
-	{ 8, "Invalid GID" },
-	{ 9, "Invalid flow label" },
-	{ 10, "Invalid traffic class" },
-	{ 11, "Invalid hop limit" },
-	{ 12, "Invalid packet rate" },
-	{ 13, "Invalid SL" },
-};
-static const struct ibs_enum_entry enum_cm_sidr_status[] = {
-	{ 0, "Valid" },
-	{ 1, "Service ID not supported" },
-	{ 2, "Rejected" },
-	{ 3, "No QP available" },
-	{ 4, "Redirect" },
-	{ 5, "Unsupported class version" },
-};
-const struct ibs_enum_table ibs_enums[] = {
-	{ "node_type", enum_node_type, 3 },
-	{ "port_state", enum_port_state, 5 },
-	{ "phys_port_state", enum_phys_port_state, 8 },
-	{ "link_down_def_state", enum_link_down_def_state, 3 },
-	{ "mtu", enum_mtu, 5 },
-	{ "link_width", enum_link_width, 5 },
-	{ "link_speed", enum_link_speed, 3 },
-	{ "link_speed_ext", enum_link_speed_ext, 5 },
-	{ "link_speed_ext2", enum_link_speed_ext2, 2 },
-	{ "vl_cap", enum_vl_cap, 5 },
-	{ "sm_state", enum_sm_state, 4 },
-	{ "rate", enum_rate, 23 },
-	{ "selector", enum_selector, 4 },
-	{ "lrh_lnh", enum_lrh_lnh, 4 },
-	{ "bth_service", enum_bth_service, 8 },
-	{ "mad_method", enum_mad_method, 16 },
-	{ "mad_mgmt_class", enum_mad_mgmt_class, 20 },
-	{ "rmpp_type", enum_rmpp_type, 4 },
-	{ "cm_transport_service", enum_cm_transport_service, 3 },
-	{ "cm_message", enum_cm_message, 3 },
-	{ "cm_rej_reason", enum_cm_rej_reason, 34 },
-	{ "cm_apr_status", enum_cm_apr_status, 14 },
-	{ "cm_sidr_status", enum_cm_sidr_status, 6 },
-};
-const unsigned ibs_nenums = 23;
-
-static const struct ibstruct_desc desc_hdr_lrh;
-static const struct ibstruct_desc desc_hdr_rwh;
-static const struct ibstruct_desc desc_hdr_flow_control;
-static const struct ibstruct_desc desc_hdr_grh;
-static const struct ibstruct_desc desc_hdr_bth;
-static const struct ibstruct_desc desc_hdr_rdeth;
-static const struct ibstruct_desc desc_hdr_deth;
-static const struct ibstruct_desc desc_hdr_xrceth;
-static const struct ibstruct_desc desc_hdr_reth;
-static const struct ibstruct_desc desc_hdr_atomic_eth;
-static const struct ibstruct_desc desc_hdr_aeth;
-static const struct ibstruct_desc desc_hdr_atomic_ack_eth;
-static const struct ibstruct_desc desc_hdr_imm_dt;
-static const struct ibstruct_desc desc_hdr_ieth;
-static const struct ibstruct_desc desc_mad_header;
-static const struct ibstruct_desc desc_mad_header_split;
-static const struct ibstruct_desc desc_mad_header_directed;
-static const struct ibstruct_desc desc_gid_parts;
-static const struct ibstruct_desc desc_mad_class_port_info;
-static const struct ibstruct_desc desc_mad_notice;
-static const struct ibstruct_desc desc_mad_inform_info;
-static const struct ibstruct_desc desc_rmpp_header;
-static const struct ibstruct_desc desc_rmpp_short_header;
-static const struct ibstruct_desc desc_rmpp_data;
-static const struct ibstruct_desc desc_rmpp_ack;
-static const struct ibstruct_desc desc_rmpp_abort;
-static const struct ibstruct_desc desc_rmpp_stop;
-static const struct ibstruct_desc desc_smp_format;
-static const struct ibstruct_desc desc_smp_format_directed;
-static const struct ibstruct_desc desc_smp_notice;
-static const struct ibstruct_desc desc_smp_notice_trap64_data_details;
-static const struct ibstruct_desc desc_smp_notice_trap128_data_details;
-static const struct ibstruct_desc desc_smp_notice_trap129_data_details;
-static const struct ibstruct_desc desc_smp_notice_trap144_data_details;
-static const struct ibstruct_desc desc_smp_notice_trap145_data_details;
-static const struct ibstruct_desc desc_smp_notice_trap256_data_details;
-static const struct ibstruct_desc desc_smp_notice_trap257_data_details;
-static const struct ibstruct_desc desc_smp_notice_trap259_data_details;
-static const struct ibstruct_desc desc_smp_node_description;
-static const struct ibstruct_desc desc_smp_node_info;
-static const struct ibstruct_desc desc_smp_switch_info;
-static const struct ibstruct_desc desc_smp_guid_info;
-static const struct ibstruct_desc desc_smp_port_info;
-static const struct ibstruct_desc desc_smp_pkey_table;
-static const struct ibstruct_desc desc_smp_sl2vl_mapping_table;
-static const struct ibstruct_desc desc_smp_vlarb_table;
-static const struct ibstruct_desc desc_smp_linear_forwarding_table;
-static const struct ibstruct_desc desc_smp_lid_port_block;
-static const struct ibstruct_desc desc_smp_random_forwarding_table;
-static const struct ibstruct_desc desc_smp_multicast_forwarding_table;
-static const struct ibstruct_desc desc_smp_sm_info;
-static const struct ibstruct_desc desc_smp_vendor_diag;
-static const struct ibstruct_desc desc_smp_led_info;
-static const struct ibstruct_desc desc_smp_port_info_extended;
-static const struct ibstruct_desc desc_mlnx_ext_port_info;
-static const struct ibstruct_desc desc_sa_header;
-static const struct ibstruct_desc desc_sa_format;
-static const struct ibstruct_desc desc_sa_node_record;
-static const struct ibstruct_desc desc_sa_port_info_record;
-static const struct ibstruct_desc desc_sa_sl2vl_mapping_table_record;
-static const struct ibstruct_desc desc_sa_switch_info_record;
-static const struct ibstruct_desc desc_sa_linear_forwarding_table_record;
-static const struct ibstruct_desc desc_sa_random_forwarding_table_record;
-static const struct ibstruct_desc desc_sa_multicast_forwarding_table_record;
-static const struct ibstruct_desc desc_sa_vlarb_table_record;
-static const struct ibstruct_desc desc_sa_sm_info_record;
-static const struct ibstruct_desc desc_sa_pkey_table_record;
-static const struct ibstruct_desc desc_sa_inform_info_record;
-static const struct ibstruct_desc desc_sa_link_record;
-static const struct ibstruct_desc desc_sa_guid_info_record;
-static const struct ibstruct_desc desc_sa_service_record;
-static const struct ibstruct_desc desc_sa_service_record_data;
-static const struct ibstruct_desc desc_ats_service_data;
-static const struct ibstruct_desc desc_sa_path_record;
-static const struct ibstruct_desc desc_sa_mcmember_record;
-static const struct ibstruct_desc desc_sa_trace_record;
-static const struct ibstruct_desc desc_sa_multi_path_record;
-static const struct ibstruct_desc desc_sa_service_association_record;
-static const struct ibstruct_desc desc_pm_format;
-static const struct ibstruct_desc desc_pm_port_samples_ctl;
-static const struct ibstruct_desc desc_pm_port_samples_res;
-static const struct ibstruct_desc desc_pm_port_counters;
-static const struct ibstruct_desc desc_pm_port_rcv_error_details;
-static const struct ibstruct_desc desc_pm_port_xmit_discard_details;
-static const struct ibstruct_desc desc_pm_port_op_rcv_counters;
-static const struct ibstruct_desc desc_pm_port_flow_ctl_counters;
-static const struct ibstruct_desc desc_pm_port_vl_op_packets;
-static const struct ibstruct_desc desc_pm_port_vl_op_data;
-static const struct ibstruct_desc desc_pm_port_vl_xmit_flow_ctl_update_errors;
-static const struct ibstruct_desc desc_pm_port_vl_xmit_wait_counters;
-static const struct ibstruct_desc desc_pm_sw_port_vl_congestion;
-static const struct ibstruct_desc desc_pm_port_samples_res_ext;
-static const struct ibstruct_desc desc_pm_port_counters_ext;
-static const struct ibstruct_desc desc_pm_port_extended_speeds_counters;
-static const struct ibstruct_desc desc_pm_port_extended_speeds_counters_rsfec;
-static const struct ibstruct_desc desc_pm_port_rcv_con_ctrl;
-static const struct ibstruct_desc desc_pm_port_sl_rcv_fecn;
-static const struct ibstruct_desc desc_pm_port_sl_rcv_becn;
-static const struct ibstruct_desc desc_pm_port_xmit_con_ctrl;
-static const struct ibstruct_desc desc_pm_port_vl_xmit_time_cong;
-static const struct ibstruct_desc desc_pm_port_xmit_data_sl;
-static const struct ibstruct_desc desc_pm_port_rcv_data_sl;
-static const struct ibstruct_desc desc_dm_format;
-static const struct ibstruct_desc desc_dm_service_entry;
-static const struct ibstruct_desc desc_dm_io_unit_info;
-static const struct ibstruct_desc desc_dm_io_controller_profile;
-static const struct ibstruct_desc desc_dm_service_entries;
-static const struct ibstruct_desc desc_dm_diagnostic_timeout;
-static const struct ibstruct_desc desc_dm_prepare_to_test;
-static const struct ibstruct_desc desc_dm_test_device_once;
-static const struct ibstruct_desc desc_dm_test_device_loop;
-static const struct ibstruct_desc desc_dm_diag_code;
-static const struct ibstruct_desc desc_cm_format;
-static const struct ibstruct_desc desc_cm_path;
-static const struct ibstruct_desc desc_cm_req;
-static const struct ibstruct_desc desc_cm_mra;
-static const struct ibstruct_desc desc_cm_rej;
-static const struct ibstruct_desc desc_cm_rep;
-static const struct ibstruct_desc desc_cm_rtu;
-static const struct ibstruct_desc desc_cm_dreq;
-static const struct ibstruct_desc desc_cm_drep;
-static const struct ibstruct_desc desc_cm_lap;
-static const struct ibstruct_desc desc_cm_apr;
-static const struct ibstruct_desc desc_cm_sidr_req;
-static const struct ibstruct_desc desc_cm_sidr_rep;
-static const struct ibstruct_desc desc_snmp_format;
-static const struct ibstruct_desc desc_snmp_community_info;
-static const struct ibstruct_desc desc_snmp_pdu_info;
-static const struct ibstruct_desc desc_cc_format;
-static const struct ibstruct_desc desc_cc_log_format;
-static const struct ibstruct_desc desc_cc_congestion_info;
-static const struct ibstruct_desc desc_cc_congestion_key_info;
-static const struct ibstruct_desc desc_cc_congestion_log_entry_switch;
-static const struct ibstruct_desc desc_cc_congestion_log_entry_ca;
-static const struct ibstruct_desc desc_cc_congestion_log_switch;
-static const struct ibstruct_desc desc_cc_congestion_log_ca;
-static const struct ibstruct_desc desc_cc_switch_congestion_setting;
-static const struct ibstruct_desc desc_cc_switch_port_congestion_setting_element;
-static const struct ibstruct_desc desc_cc_switch_port_congestion_setting;
-static const struct ibstruct_desc desc_cc_ca_congestion_entry;
-static const struct ibstruct_desc desc_cc_ca_congestion_setting;
-static const struct ibstruct_desc desc_cc_congestion_control_table_entry;
-static const struct ibstruct_desc desc_cc_congestion_control_table;
-static const struct ibstruct_desc desc_cc_timestamp;
-static const struct ibstruct_desc desc_vend_format;
-static const struct ibstruct_desc desc_vend_oui_format;
-static const struct ibstruct_desc desc_bm_format;
-static const struct ibstruct_desc desc_mlx_general_info;
-static const struct ibstruct_desc desc_mlx_general_info_is3;
-static const struct ibstruct_desc desc_mlx_config_space_record;
-static const struct ibstruct_desc desc_mlx_config_space_access;
-static const struct ibstruct_desc desc_mlx_counter_group_info;
-static const struct ibstruct_desc desc_mlx_counter_group_select;
-static const struct ibstruct_desc desc_mlx_config_counter_group;
-static const struct ibstruct_desc desc_ofa_ping_data;
-static const struct ibstruct_desc desc_ofa_sys_stat_ping;
-static const struct ibstruct_desc desc_ofa_sys_stat_host_info;
-static const struct ibstruct_desc desc_ofa_sys_stat_cpu_info;
-
 static inline void ibs_unpack_hdr_lrh(struct ibstruct_hdr_lrh *h, const uint8_t *p)
 {
 	h->VL = (uint8_t)((p[0] >> 4) & 0xfu);
@@ -472,7 +53,7 @@ static inline int ibs_check_hdr_lrh(const struct ibstruct_hdr_lrh *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_lrh_unpack(struct ibstruct_hdr_lrh *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_hdr_lrh(struct ibstruct_hdr_lrh *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -482,7 +63,10 @@ IBSTRUCT_EXPORT int ibstruct_hdr_lrh_unpack(struct ibstruct_hdr_lrh *h, const vo
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_lrh_pack(const struct ibstruct_hdr_lrh *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_hdr_lrh_unpack(struct ibstruct_hdr_lrh *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_hdr_lrh")));
+
+static __attribute__((noinline)) int gen_pack_hdr_lrh(const struct ibstruct_hdr_lrh *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -498,48 +82,12 @@ IBSTRUCT_EXPORT int ibstruct_hdr_lrh_pack(const struct ibstruct_hdr_lrh *h, void
 	return 0;
 }
 
-static int gen_unpack_hdr_lrh(void *h, const void *buf, size_t len)
-{
-	return ibstruct_hdr_lrh_unpack((struct ibstruct_hdr_lrh *)h, buf, len);
-}
-
-static int gen_pack_hdr_lrh(const void *h, void *buf, size_t len)
-{
-	return ibstruct_hdr_lrh_pack((const struct ibstruct_hdr_lrh *)h, buf, len);
-}
-
-static const struct ibs_field fields_hdr_lrh[] = {
-	{ 1, 0, 0, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, VL), sizeof(((struct ibstruct_hdr_lrh *)0)->VL), 0, -1, 0, -1, -1 },
-	{ 4, 0, 4, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, LVer), sizeof(((struct ibstruct_hdr_lrh *)0)->LVer), 1, -1, 0, -1, -1 },
-	{ 9, 0, 8, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, SL), sizeof(((struct ibstruct_hdr_lrh *)0)->SL), 2, -1, 0, -1, -1 },
-	{ 12, 0, 12, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, reserved_12), sizeof(((struct ibstruct_hdr_lrh *)0)->reserved_12), 3, -1, IBS_F_RESERVED, -1, -1 },
-	{ 24, 0, 14, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, LNH), sizeof(((struct ibstruct_hdr_lrh *)0)->LNH), 4, IBSTRUCT_ENUM_LRH_LNH, 0, -1, -1 },
-	{ 28, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, DLID), sizeof(((struct ibstruct_hdr_lrh *)0)->DLID), 5, -1, 0, -1, -1 },
-	{ 33, 0, 32, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, reserved_32), sizeof(((struct ibstruct_hdr_lrh *)0)->reserved_32), 6, -1, IBS_F_RESERVED, -1, -1 },
-	{ 45, 0, 37, 11, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, pktLen), sizeof(((struct ibstruct_hdr_lrh *)0)->pktLen), 7, -1, 0, -1, -1 },
-	{ 52, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_lrh, SLID), sizeof(((struct ibstruct_hdr_lrh *)0)->SLID), 8, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_hdr_lrh = {
-	.name = "HdrLRH",
-	.c_name = "hdr_lrh",
-	.desc = "Local Route Header",
-	.size = 8,
-	.host_size = sizeof(struct ibstruct_hdr_lrh),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 9,
-	.fields = fields_hdr_lrh,
-	.nfields = 9,
-	.unpack = gen_unpack_hdr_lrh,
-	.pack = gen_pack_hdr_lrh,
-};
+IBSTRUCT_EXPORT int ibstruct_hdr_lrh_pack(const struct ibstruct_hdr_lrh *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_hdr_lrh")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_hdr_lrh_desc(void)
 {
-	return &desc_hdr_lrh;
+	return &ibs_descs[0];
 }
 
 static inline void ibs_unpack_hdr_rwh(struct ibstruct_hdr_rwh *h, const uint8_t *p)
@@ -560,7 +108,7 @@ static inline int ibs_check_hdr_rwh(const struct ibstruct_hdr_rwh *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_rwh_unpack(struct ibstruct_hdr_rwh *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_hdr_rwh(struct ibstruct_hdr_rwh *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -570,7 +118,10 @@ IBSTRUCT_EXPORT int ibstruct_hdr_rwh_unpack(struct ibstruct_hdr_rwh *h, const vo
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_rwh_pack(const struct ibstruct_hdr_rwh *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_hdr_rwh_unpack(struct ibstruct_hdr_rwh *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_hdr_rwh")));
+
+static __attribute__((noinline)) int gen_pack_hdr_rwh(const struct ibstruct_hdr_rwh *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -586,41 +137,12 @@ IBSTRUCT_EXPORT int ibstruct_hdr_rwh_pack(const struct ibstruct_hdr_rwh *h, void
 	return 0;
 }
 
-static int gen_unpack_hdr_rwh(void *h, const void *buf, size_t len)
-{
-	return ibstruct_hdr_rwh_unpack((struct ibstruct_hdr_rwh *)h, buf, len);
-}
-
-static int gen_pack_hdr_rwh(const void *h, void *buf, size_t len)
-{
-	return ibstruct_hdr_rwh_pack((const struct ibstruct_hdr_rwh *)h, buf, len);
-}
-
-static const struct ibs_field fields_hdr_rwh[] = {
-	{ 57, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_rwh, reserved_0), sizeof(((struct ibstruct_hdr_rwh *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 68, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_rwh, etherType), sizeof(((struct ibstruct_hdr_rwh *)0)->etherType), 1, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_hdr_rwh = {
-	.name = "HdrRWH",
-	.c_name = "hdr_rwh",
-	.desc = "Raw Header",
-	.size = 4,
-	.host_size = sizeof(struct ibstruct_hdr_rwh),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 2,
-	.fields = fields_hdr_rwh,
-	.nfields = 2,
-	.unpack = gen_unpack_hdr_rwh,
-	.pack = gen_pack_hdr_rwh,
-};
+IBSTRUCT_EXPORT int ibstruct_hdr_rwh_pack(const struct ibstruct_hdr_rwh *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_hdr_rwh")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_hdr_rwh_desc(void)
 {
-	return &desc_hdr_rwh;
+	return &ibs_descs[1];
 }
 
 static inline void ibs_unpack_hdr_flow_control(struct ibstruct_hdr_flow_control *h, const uint8_t *p)
@@ -652,7 +174,7 @@ static inline int ibs_check_hdr_flow_control(const struct ibstruct_hdr_flow_cont
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_flow_control_unpack(struct ibstruct_hdr_flow_control *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_hdr_flow_control(struct ibstruct_hdr_flow_control *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -662,7 +184,10 @@ IBSTRUCT_EXPORT int ibstruct_hdr_flow_control_unpack(struct ibstruct_hdr_flow_co
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_flow_control_pack(const struct ibstruct_hdr_flow_control *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_hdr_flow_control_unpack(struct ibstruct_hdr_flow_control *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_hdr_flow_control")));
+
+static __attribute__((noinline)) int gen_pack_hdr_flow_control(const struct ibstruct_hdr_flow_control *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -678,43 +203,12 @@ IBSTRUCT_EXPORT int ibstruct_hdr_flow_control_pack(const struct ibstruct_hdr_flo
 	return 0;
 }
 
-static int gen_unpack_hdr_flow_control(void *h, const void *buf, size_t len)
-{
-	return ibstruct_hdr_flow_control_unpack((struct ibstruct_hdr_flow_control *)h, buf, len);
-}
-
-static int gen_pack_hdr_flow_control(const void *h, void *buf, size_t len)
-{
-	return ibstruct_hdr_flow_control_pack((const struct ibstruct_hdr_flow_control *)h, buf, len);
-}
-
-static const struct ibs_field fields_hdr_flow_control[] = {
-	{ 78, 0, 0, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_flow_control, op), sizeof(((struct ibstruct_hdr_flow_control *)0)->op), 0, -1, 0, -1, -1 },
-	{ 81, 0, 4, 12, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_flow_control, FCTBS), sizeof(((struct ibstruct_hdr_flow_control *)0)->FCTBS), 1, -1, 0, -1, -1 },
-	{ 1, 0, 16, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_flow_control, VL), sizeof(((struct ibstruct_hdr_flow_control *)0)->VL), 2, -1, 0, -1, -1 },
-	{ 87, 0, 20, 12, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_flow_control, FCCL), sizeof(((struct ibstruct_hdr_flow_control *)0)->FCCL), 3, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_hdr_flow_control = {
-	.name = "HdrFlowControl",
-	.c_name = "hdr_flow_control",
-	.desc = "Flow Control Packet",
-	.size = 4,
-	.host_size = sizeof(struct ibstruct_hdr_flow_control),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 4,
-	.fields = fields_hdr_flow_control,
-	.nfields = 4,
-	.unpack = gen_unpack_hdr_flow_control,
-	.pack = gen_pack_hdr_flow_control,
-};
+IBSTRUCT_EXPORT int ibstruct_hdr_flow_control_pack(const struct ibstruct_hdr_flow_control *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_hdr_flow_control")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_hdr_flow_control_desc(void)
 {
-	return &desc_hdr_flow_control;
+	return &ibs_descs[2];
 }
 
 static inline void ibs_unpack_hdr_grh(struct ibstruct_hdr_grh *h, const uint8_t *p)
@@ -750,7 +244,7 @@ static inline int ibs_check_hdr_grh(const struct ibstruct_hdr_grh *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_grh_unpack(struct ibstruct_hdr_grh *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_hdr_grh(struct ibstruct_hdr_grh *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -760,7 +254,10 @@ IBSTRUCT_EXPORT int ibstruct_hdr_grh_unpack(struct ibstruct_hdr_grh *h, const vo
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_grh_pack(const struct ibstruct_hdr_grh *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_hdr_grh_unpack(struct ibstruct_hdr_grh *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_hdr_grh")));
+
+static __attribute__((noinline)) int gen_pack_hdr_grh(const struct ibstruct_hdr_grh *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -776,47 +273,12 @@ IBSTRUCT_EXPORT int ibstruct_hdr_grh_pack(const struct ibstruct_hdr_grh *h, void
 	return 0;
 }
 
-static int gen_unpack_hdr_grh(void *h, const void *buf, size_t len)
-{
-	return ibstruct_hdr_grh_unpack((struct ibstruct_hdr_grh *)h, buf, len);
-}
-
-static int gen_pack_hdr_grh(const void *h, void *buf, size_t len)
-{
-	return ibstruct_hdr_grh_pack((const struct ibstruct_hdr_grh *)h, buf, len);
-}
-
-static const struct ibs_field fields_hdr_grh[] = {
-	{ 92, 0, 0, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_grh, IPVer), sizeof(((struct ibstruct_hdr_grh *)0)->IPVer), 0, -1, 0, -1, -1 },
-	{ 98, 0, 4, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_grh, TClass), sizeof(((struct ibstruct_hdr_grh *)0)->TClass), 1, -1, 0, -1, -1 },
-	{ 105, 0, 12, 20, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_grh, flowLabel), sizeof(((struct ibstruct_hdr_grh *)0)->flowLabel), 2, -1, 0, -1, -1 },
-	{ 115, 0, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_grh, payLen), sizeof(((struct ibstruct_hdr_grh *)0)->payLen), 3, -1, 0, -1, -1 },
-	{ 122, 0, 48, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_grh, nxtHdr), sizeof(((struct ibstruct_hdr_grh *)0)->nxtHdr), 4, -1, 0, -1, -1 },
-	{ 129, 0, 56, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_grh, hopLmt), sizeof(((struct ibstruct_hdr_grh *)0)->hopLmt), 5, -1, 0, -1, -1 },
-	{ 136, 0, 64, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_grh, SGID), sizeof(((struct ibstruct_hdr_grh *)0)->SGID), 6, -1, 0, -1, -1 },
-	{ 141, 0, 192, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_grh, DGID), sizeof(((struct ibstruct_hdr_grh *)0)->DGID), 7, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_hdr_grh = {
-	.name = "HdrGRH",
-	.c_name = "hdr_grh",
-	.desc = "Global Route Header",
-	.size = 40,
-	.host_size = sizeof(struct ibstruct_hdr_grh),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 8,
-	.fields = fields_hdr_grh,
-	.nfields = 8,
-	.unpack = gen_unpack_hdr_grh,
-	.pack = gen_pack_hdr_grh,
-};
+IBSTRUCT_EXPORT int ibstruct_hdr_grh_pack(const struct ibstruct_hdr_grh *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_hdr_grh")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_hdr_grh_desc(void)
 {
-	return &desc_hdr_grh;
+	return &ibs_descs[3];
 }
 
 static inline void ibs_unpack_hdr_bth(struct ibstruct_hdr_bth *h, const uint8_t *p)
@@ -876,7 +338,7 @@ static inline int ibs_check_hdr_bth(const struct ibstruct_hdr_bth *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_bth_unpack(struct ibstruct_hdr_bth *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_hdr_bth(struct ibstruct_hdr_bth *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -886,7 +348,10 @@ IBSTRUCT_EXPORT int ibstruct_hdr_bth_unpack(struct ibstruct_hdr_bth *h, const vo
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_bth_pack(const struct ibstruct_hdr_bth *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_hdr_bth_unpack(struct ibstruct_hdr_bth *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_hdr_bth")));
+
+static __attribute__((noinline)) int gen_pack_hdr_bth(const struct ibstruct_hdr_bth *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -902,51 +367,12 @@ IBSTRUCT_EXPORT int ibstruct_hdr_bth_pack(const struct ibstruct_hdr_bth *h, void
 	return 0;
 }
 
-static int gen_unpack_hdr_bth(void *h, const void *buf, size_t len)
-{
-	return ibstruct_hdr_bth_unpack((struct ibstruct_hdr_bth *)h, buf, len);
-}
-
-static int gen_pack_hdr_bth(const void *h, void *buf, size_t len)
-{
-	return ibstruct_hdr_bth_pack((const struct ibstruct_hdr_bth *)h, buf, len);
-}
-
-static const struct ibs_field fields_hdr_bth[] = {
-	{ 146, 0, 0, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, service), sizeof(((struct ibstruct_hdr_bth *)0)->service), 0, IBSTRUCT_ENUM_BTH_SERVICE, 0, -1, -1 },
-	{ 154, 0, 3, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, function), sizeof(((struct ibstruct_hdr_bth *)0)->function), 1, -1, 0, -1, -1 },
-	{ 163, 0, 8, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, SE), sizeof(((struct ibstruct_hdr_bth *)0)->SE), 2, -1, 0, -1, -1 },
-	{ 166, 0, 9, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, migReq), sizeof(((struct ibstruct_hdr_bth *)0)->migReq), 3, -1, 0, -1, -1 },
-	{ 173, 0, 10, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, padCnt), sizeof(((struct ibstruct_hdr_bth *)0)->padCnt), 4, -1, 0, -1, -1 },
-	{ 180, 0, 12, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, TVer), sizeof(((struct ibstruct_hdr_bth *)0)->TVer), 5, -1, 0, -1, -1 },
-	{ 185, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_bth, PKey), sizeof(((struct ibstruct_hdr_bth *)0)->PKey), 6, -1, 0, -1, -1 },
-	{ 33, 0, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, reserved_32), sizeof(((struct ibstruct_hdr_bth *)0)->reserved_32), 7, -1, IBS_F_RESERVED, -1, -1 },
-	{ 190, 0, 40, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_bth, destQP), sizeof(((struct ibstruct_hdr_bth *)0)->destQP), 8, -1, 0, -1, -1 },
-	{ 197, 0, 64, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, ackReq), sizeof(((struct ibstruct_hdr_bth *)0)->ackReq), 9, -1, 0, -1, -1 },
-	{ 204, 0, 65, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, reserved_65), sizeof(((struct ibstruct_hdr_bth *)0)->reserved_65), 10, -1, IBS_F_RESERVED, -1, -1 },
-	{ 216, 0, 72, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_bth, PSN), sizeof(((struct ibstruct_hdr_bth *)0)->PSN), 11, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_hdr_bth = {
-	.name = "HdrBTH",
-	.c_name = "hdr_bth",
-	.desc = "Base Transport Header",
-	.size = 12,
-	.host_size = sizeof(struct ibstruct_hdr_bth),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 12,
-	.fields = fields_hdr_bth,
-	.nfields = 12,
-	.unpack = gen_unpack_hdr_bth,
-	.pack = gen_pack_hdr_bth,
-};
+IBSTRUCT_EXPORT int ibstruct_hdr_bth_pack(const struct ibstruct_hdr_bth *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_hdr_bth")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_hdr_bth_desc(void)
 {
-	return &desc_hdr_bth;
+	return &ibs_descs[4];
 }
 
 static inline void ibs_unpack_hdr_rdeth(struct ibstruct_hdr_rdeth *h, const uint8_t *p)
@@ -968,7 +394,7 @@ static inline int ibs_check_hdr_rdeth(const struct ibstruct_hdr_rdeth *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_rdeth_unpack(struct ibstruct_hdr_rdeth *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_hdr_rdeth(struct ibstruct_hdr_rdeth *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -978,7 +404,10 @@ IBSTRUCT_EXPORT int ibstruct_hdr_rdeth_unpack(struct ibstruct_hdr_rdeth *h, cons
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_rdeth_pack(const struct ibstruct_hdr_rdeth *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_hdr_rdeth_unpack(struct ibstruct_hdr_rdeth *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_hdr_rdeth")));
+
+static __attribute__((noinline)) int gen_pack_hdr_rdeth(const struct ibstruct_hdr_rdeth *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -994,41 +423,12 @@ IBSTRUCT_EXPORT int ibstruct_hdr_rdeth_pack(const struct ibstruct_hdr_rdeth *h, 
 	return 0;
 }
 
-static int gen_unpack_hdr_rdeth(void *h, const void *buf, size_t len)
-{
-	return ibstruct_hdr_rdeth_unpack((struct ibstruct_hdr_rdeth *)h, buf, len);
-}
-
-static int gen_pack_hdr_rdeth(const void *h, void *buf, size_t len)
-{
-	return ibstruct_hdr_rdeth_pack((const struct ibstruct_hdr_rdeth *)h, buf, len);
-}
-
-static const struct ibs_field fields_hdr_rdeth[] = {
-	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_rdeth, reserved_0), sizeof(((struct ibstruct_hdr_rdeth *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 220, 0, 8, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_rdeth, EEC), sizeof(((struct ibstruct_hdr_rdeth *)0)->EEC), 1, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_hdr_rdeth = {
-	.name = "HdrRDETH",
-	.c_name = "hdr_rdeth",
-	.desc = "Reliable Datagram Extended Transport Header",
-	.size = 4,
-	.host_size = sizeof(struct ibstruct_hdr_rdeth),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 2,
-	.fields = fields_hdr_rdeth,
-	.nfields = 2,
-	.unpack = gen_unpack_hdr_rdeth,
-	.pack = gen_pack_hdr_rdeth,
-};
+IBSTRUCT_EXPORT int ibstruct_hdr_rdeth_pack(const struct ibstruct_hdr_rdeth *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_hdr_rdeth")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_hdr_rdeth_desc(void)
 {
-	return &desc_hdr_rdeth;
+	return &ibs_descs[5];
 }
 
 static inline void ibs_unpack_hdr_deth(struct ibstruct_hdr_deth *h, const uint8_t *p)
@@ -1052,7 +452,7 @@ static inline int ibs_check_hdr_deth(const struct ibstruct_hdr_deth *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_deth_unpack(struct ibstruct_hdr_deth *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_hdr_deth(struct ibstruct_hdr_deth *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -1062,7 +462,10 @@ IBSTRUCT_EXPORT int ibstruct_hdr_deth_unpack(struct ibstruct_hdr_deth *h, const 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_deth_pack(const struct ibstruct_hdr_deth *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_hdr_deth_unpack(struct ibstruct_hdr_deth *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_hdr_deth")));
+
+static __attribute__((noinline)) int gen_pack_hdr_deth(const struct ibstruct_hdr_deth *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -1078,42 +481,12 @@ IBSTRUCT_EXPORT int ibstruct_hdr_deth_pack(const struct ibstruct_hdr_deth *h, vo
 	return 0;
 }
 
-static int gen_unpack_hdr_deth(void *h, const void *buf, size_t len)
-{
-	return ibstruct_hdr_deth_unpack((struct ibstruct_hdr_deth *)h, buf, len);
-}
-
-static int gen_pack_hdr_deth(const void *h, void *buf, size_t len)
-{
-	return ibstruct_hdr_deth_pack((const struct ibstruct_hdr_deth *)h, buf, len);
-}
-
-static const struct ibs_field fields_hdr_deth[] = {
-	{ 224, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_deth, QKey), sizeof(((struct ibstruct_hdr_deth *)0)->QKey), 0, -1, 0, -1, -1 },
-	{ 33, 0, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_deth, reserved_32), sizeof(((struct ibstruct_hdr_deth *)0)->reserved_32), 1, -1, IBS_F_RESERVED, -1, -1 },
-	{ 229, 0, 40, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_deth, srcQP), sizeof(((struct ibstruct_hdr_deth *)0)->srcQP), 2, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_hdr_deth = {
-	.name = "HdrDETH",
-	.c_name = "hdr_deth",
-	.desc = "Datagram Extended Transport Header",
-	.size = 8,
-	.host_size = sizeof(struct ibstruct_hdr_deth),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 3,
-	.fields = fields_hdr_deth,
-	.nfields = 3,
-	.unpack = gen_unpack_hdr_deth,
-	.pack = gen_pack_hdr_deth,
-};
+IBSTRUCT_EXPORT int ibstruct_hdr_deth_pack(const struct ibstruct_hdr_deth *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_hdr_deth")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_hdr_deth_desc(void)
 {
-	return &desc_hdr_deth;
+	return &ibs_descs[6];
 }
 
 static inline void ibs_unpack_hdr_xrceth(struct ibstruct_hdr_xrceth *h, const uint8_t *p)
@@ -1135,7 +508,7 @@ static inline int ibs_check_hdr_xrceth(const struct ibstruct_hdr_xrceth *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_xrceth_unpack(struct ibstruct_hdr_xrceth *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_hdr_xrceth(struct ibstruct_hdr_xrceth *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -1145,7 +518,10 @@ IBSTRUCT_EXPORT int ibstruct_hdr_xrceth_unpack(struct ibstruct_hdr_xrceth *h, co
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_xrceth_pack(const struct ibstruct_hdr_xrceth *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_hdr_xrceth_unpack(struct ibstruct_hdr_xrceth *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_hdr_xrceth")));
+
+static __attribute__((noinline)) int gen_pack_hdr_xrceth(const struct ibstruct_hdr_xrceth *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -1161,41 +537,12 @@ IBSTRUCT_EXPORT int ibstruct_hdr_xrceth_pack(const struct ibstruct_hdr_xrceth *h
 	return 0;
 }
 
-static int gen_unpack_hdr_xrceth(void *h, const void *buf, size_t len)
-{
-	return ibstruct_hdr_xrceth_unpack((struct ibstruct_hdr_xrceth *)h, buf, len);
-}
-
-static int gen_pack_hdr_xrceth(const void *h, void *buf, size_t len)
-{
-	return ibstruct_hdr_xrceth_pack((const struct ibstruct_hdr_xrceth *)h, buf, len);
-}
-
-static const struct ibs_field fields_hdr_xrceth[] = {
-	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_xrceth, reserved_0), sizeof(((struct ibstruct_hdr_xrceth *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 235, 0, 8, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_xrceth, XRCSRQ), sizeof(((struct ibstruct_hdr_xrceth *)0)->XRCSRQ), 1, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_hdr_xrceth = {
-	.name = "HdrXRCETH",
-	.c_name = "hdr_xrceth",
-	.desc = "XRC Extended Transport Header",
-	.size = 4,
-	.host_size = sizeof(struct ibstruct_hdr_xrceth),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 2,
-	.fields = fields_hdr_xrceth,
-	.nfields = 2,
-	.unpack = gen_unpack_hdr_xrceth,
-	.pack = gen_pack_hdr_xrceth,
-};
+IBSTRUCT_EXPORT int ibstruct_hdr_xrceth_pack(const struct ibstruct_hdr_xrceth *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_hdr_xrceth")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_hdr_xrceth_desc(void)
 {
-	return &desc_hdr_xrceth;
+	return &ibs_descs[7];
 }
 
 static inline void ibs_unpack_hdr_reth(struct ibstruct_hdr_reth *h, const uint8_t *p)
@@ -1218,7 +565,7 @@ static inline int ibs_check_hdr_reth(const struct ibstruct_hdr_reth *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_reth_unpack(struct ibstruct_hdr_reth *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_hdr_reth(struct ibstruct_hdr_reth *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -1228,7 +575,10 @@ IBSTRUCT_EXPORT int ibstruct_hdr_reth_unpack(struct ibstruct_hdr_reth *h, const 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_reth_pack(const struct ibstruct_hdr_reth *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_hdr_reth_unpack(struct ibstruct_hdr_reth *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_hdr_reth")));
+
+static __attribute__((noinline)) int gen_pack_hdr_reth(const struct ibstruct_hdr_reth *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -1244,42 +594,12 @@ IBSTRUCT_EXPORT int ibstruct_hdr_reth_pack(const struct ibstruct_hdr_reth *h, vo
 	return 0;
 }
 
-static int gen_unpack_hdr_reth(void *h, const void *buf, size_t len)
-{
-	return ibstruct_hdr_reth_unpack((struct ibstruct_hdr_reth *)h, buf, len);
-}
-
-static int gen_pack_hdr_reth(const void *h, void *buf, size_t len)
-{
-	return ibstruct_hdr_reth_pack((const struct ibstruct_hdr_reth *)h, buf, len);
-}
-
-static const struct ibs_field fields_hdr_reth[] = {
-	{ 242, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_reth, VA), sizeof(((struct ibstruct_hdr_reth *)0)->VA), 0, -1, 0, -1, -1 },
-	{ 245, 0, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_reth, RKey), sizeof(((struct ibstruct_hdr_reth *)0)->RKey), 1, -1, 0, -1, -1 },
-	{ 250, 0, 96, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_hdr_reth, DMALen), sizeof(((struct ibstruct_hdr_reth *)0)->DMALen), 2, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_hdr_reth = {
-	.name = "HdrRETH",
-	.c_name = "hdr_reth",
-	.desc = "RDMA Extended Transport Header",
-	.size = 16,
-	.host_size = sizeof(struct ibstruct_hdr_reth),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 3,
-	.fields = fields_hdr_reth,
-	.nfields = 3,
-	.unpack = gen_unpack_hdr_reth,
-	.pack = gen_pack_hdr_reth,
-};
+IBSTRUCT_EXPORT int ibstruct_hdr_reth_pack(const struct ibstruct_hdr_reth *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_hdr_reth")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_hdr_reth_desc(void)
 {
-	return &desc_hdr_reth;
+	return &ibs_descs[8];
 }
 
 static inline void ibs_unpack_hdr_atomic_eth(struct ibstruct_hdr_atomic_eth *h, const uint8_t *p)
@@ -1304,7 +624,7 @@ static inline int ibs_check_hdr_atomic_eth(const struct ibstruct_hdr_atomic_eth 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_atomic_eth_unpack(struct ibstruct_hdr_atomic_eth *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_hdr_atomic_eth(struct ibstruct_hdr_atomic_eth *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -1314,7 +634,10 @@ IBSTRUCT_EXPORT int ibstruct_hdr_atomic_eth_unpack(struct ibstruct_hdr_atomic_et
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_atomic_eth_pack(const struct ibstruct_hdr_atomic_eth *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_hdr_atomic_eth_unpack(struct ibstruct_hdr_atomic_eth *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_hdr_atomic_eth")));
+
+static __attribute__((noinline)) int gen_pack_hdr_atomic_eth(const struct ibstruct_hdr_atomic_eth *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -1330,43 +653,12 @@ IBSTRUCT_EXPORT int ibstruct_hdr_atomic_eth_pack(const struct ibstruct_hdr_atomi
 	return 0;
 }
 
-static int gen_unpack_hdr_atomic_eth(void *h, const void *buf, size_t len)
-{
-	return ibstruct_hdr_atomic_eth_unpack((struct ibstruct_hdr_atomic_eth *)h, buf, len);
-}
-
-static int gen_pack_hdr_atomic_eth(const void *h, void *buf, size_t len)
-{
-	return ibstruct_hdr_atomic_eth_pack((const struct ibstruct_hdr_atomic_eth *)h, buf, len);
-}
-
-static const struct ibs_field fields_hdr_atomic_eth[] = {
-	{ 242, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_atomic_eth, VA), sizeof(((struct ibstruct_hdr_atomic_eth *)0)->VA), 0, -1, 0, -1, -1 },
-	{ 245, 0, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_atomic_eth, RKey), sizeof(((struct ibstruct_hdr_atomic_eth *)0)->RKey), 1, -1, 0, -1, -1 },
-	{ 257, 0, 96, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_atomic_eth, swapData), sizeof(((struct ibstruct_hdr_atomic_eth *)0)->swapData), 2, -1, 0, -1, -1 },
-	{ 266, 0, 160, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_atomic_eth, cmpData), sizeof(((struct ibstruct_hdr_atomic_eth *)0)->cmpData), 3, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_hdr_atomic_eth = {
-	.name = "HdrAtomicETH",
-	.c_name = "hdr_atomic_eth",
-	.desc = "Atomic Extended Transport Header",
-	.size = 28,
-	.host_size = sizeof(struct ibstruct_hdr_atomic_eth),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 4,
-	.fields = fields_hdr_atomic_eth,
-	.nfields = 4,
-	.unpack = gen_unpack_hdr_atomic_eth,
-	.pack = gen_pack_hdr_atomic_eth,
-};
+IBSTRUCT_EXPORT int ibstruct_hdr_atomic_eth_pack(const struct ibstruct_hdr_atomic_eth *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_hdr_atomic_eth")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_hdr_atomic_eth_desc(void)
 {
-	return &desc_hdr_atomic_eth;
+	return &ibs_descs[9];
 }
 
 static inline void ibs_unpack_hdr_aeth(struct ibstruct_hdr_aeth *h, const uint8_t *p)
@@ -1388,7 +680,7 @@ static inline int ibs_check_hdr_aeth(const struct ibstruct_hdr_aeth *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_aeth_unpack(struct ibstruct_hdr_aeth *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_hdr_aeth(struct ibstruct_hdr_aeth *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -1398,7 +690,10 @@ IBSTRUCT_EXPORT int ibstruct_hdr_aeth_unpack(struct ibstruct_hdr_aeth *h, const 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_aeth_pack(const struct ibstruct_hdr_aeth *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_hdr_aeth_unpack(struct ibstruct_hdr_aeth *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_hdr_aeth")));
+
+static __attribute__((noinline)) int gen_pack_hdr_aeth(const struct ibstruct_hdr_aeth *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -1414,41 +709,12 @@ IBSTRUCT_EXPORT int ibstruct_hdr_aeth_pack(const struct ibstruct_hdr_aeth *h, vo
 	return 0;
 }
 
-static int gen_unpack_hdr_aeth(void *h, const void *buf, size_t len)
-{
-	return ibstruct_hdr_aeth_unpack((struct ibstruct_hdr_aeth *)h, buf, len);
-}
-
-static int gen_pack_hdr_aeth(const void *h, void *buf, size_t len)
-{
-	return ibstruct_hdr_aeth_pack((const struct ibstruct_hdr_aeth *)h, buf, len);
-}
-
-static const struct ibs_field fields_hdr_aeth[] = {
-	{ 274, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_aeth, syndrome), sizeof(((struct ibstruct_hdr_aeth *)0)->syndrome), 0, -1, 0, -1, -1 },
-	{ 283, 0, 8, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_hdr_aeth, MSN), sizeof(((struct ibstruct_hdr_aeth *)0)->MSN), 1, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_hdr_aeth = {
-	.name = "HdrAETH",
-	.c_name = "hdr_aeth",
-	.desc = "ACK Extended Transport Header",
-	.size = 4,
-	.host_size = sizeof(struct ibstruct_hdr_aeth),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 2,
-	.fields = fields_hdr_aeth,
-	.nfields = 2,
-	.unpack = gen_unpack_hdr_aeth,
-	.pack = gen_pack_hdr_aeth,
-};
+IBSTRUCT_EXPORT int ibstruct_hdr_aeth_pack(const struct ibstruct_hdr_aeth *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_hdr_aeth")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_hdr_aeth_desc(void)
 {
-	return &desc_hdr_aeth;
+	return &ibs_descs[10];
 }
 
 static inline void ibs_unpack_hdr_atomic_ack_eth(struct ibstruct_hdr_atomic_ack_eth *h, const uint8_t *p)
@@ -1467,7 +733,7 @@ static inline int ibs_check_hdr_atomic_ack_eth(const struct ibstruct_hdr_atomic_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_atomic_ack_eth_unpack(struct ibstruct_hdr_atomic_ack_eth *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_hdr_atomic_ack_eth(struct ibstruct_hdr_atomic_ack_eth *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -1477,7 +743,10 @@ IBSTRUCT_EXPORT int ibstruct_hdr_atomic_ack_eth_unpack(struct ibstruct_hdr_atomi
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_atomic_ack_eth_pack(const struct ibstruct_hdr_atomic_ack_eth *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_hdr_atomic_ack_eth_unpack(struct ibstruct_hdr_atomic_ack_eth *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_hdr_atomic_ack_eth")));
+
+static __attribute__((noinline)) int gen_pack_hdr_atomic_ack_eth(const struct ibstruct_hdr_atomic_ack_eth *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -1493,40 +762,12 @@ IBSTRUCT_EXPORT int ibstruct_hdr_atomic_ack_eth_pack(const struct ibstruct_hdr_a
 	return 0;
 }
 
-static int gen_unpack_hdr_atomic_ack_eth(void *h, const void *buf, size_t len)
-{
-	return ibstruct_hdr_atomic_ack_eth_unpack((struct ibstruct_hdr_atomic_ack_eth *)h, buf, len);
-}
-
-static int gen_pack_hdr_atomic_ack_eth(const void *h, void *buf, size_t len)
-{
-	return ibstruct_hdr_atomic_ack_eth_pack((const struct ibstruct_hdr_atomic_ack_eth *)h, buf, len);
-}
-
-static const struct ibs_field fields_hdr_atomic_ack_eth[] = {
-	{ 287, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_atomic_ack_eth, origRData), sizeof(((struct ibstruct_hdr_atomic_ack_eth *)0)->origRData), 0, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_hdr_atomic_ack_eth = {
-	.name = "HdrAtomicAckETH",
-	.c_name = "hdr_atomic_ack_eth",
-	.desc = "Atomic Acknowledge Extended Transport Header",
-	.size = 8,
-	.host_size = sizeof(struct ibstruct_hdr_atomic_ack_eth),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 1,
-	.fields = fields_hdr_atomic_ack_eth,
-	.nfields = 1,
-	.unpack = gen_unpack_hdr_atomic_ack_eth,
-	.pack = gen_pack_hdr_atomic_ack_eth,
-};
+IBSTRUCT_EXPORT int ibstruct_hdr_atomic_ack_eth_pack(const struct ibstruct_hdr_atomic_ack_eth *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_hdr_atomic_ack_eth")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_hdr_atomic_ack_eth_desc(void)
 {
-	return &desc_hdr_atomic_ack_eth;
+	return &ibs_descs[11];
 }
 
 static inline void ibs_unpack_hdr_imm_dt(struct ibstruct_hdr_imm_dt *h, const uint8_t *p)
@@ -1545,7 +786,7 @@ static inline int ibs_check_hdr_imm_dt(const struct ibstruct_hdr_imm_dt *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_imm_dt_unpack(struct ibstruct_hdr_imm_dt *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_hdr_imm_dt(struct ibstruct_hdr_imm_dt *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -1555,7 +796,10 @@ IBSTRUCT_EXPORT int ibstruct_hdr_imm_dt_unpack(struct ibstruct_hdr_imm_dt *h, co
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_imm_dt_pack(const struct ibstruct_hdr_imm_dt *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_hdr_imm_dt_unpack(struct ibstruct_hdr_imm_dt *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_hdr_imm_dt")));
+
+static __attribute__((noinline)) int gen_pack_hdr_imm_dt(const struct ibstruct_hdr_imm_dt *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -1571,40 +815,12 @@ IBSTRUCT_EXPORT int ibstruct_hdr_imm_dt_pack(const struct ibstruct_hdr_imm_dt *h
 	return 0;
 }
 
-static int gen_unpack_hdr_imm_dt(void *h, const void *buf, size_t len)
-{
-	return ibstruct_hdr_imm_dt_unpack((struct ibstruct_hdr_imm_dt *)h, buf, len);
-}
-
-static int gen_pack_hdr_imm_dt(const void *h, void *buf, size_t len)
-{
-	return ibstruct_hdr_imm_dt_pack((const struct ibstruct_hdr_imm_dt *)h, buf, len);
-}
-
-static const struct ibs_field fields_hdr_imm_dt[] = {
-	{ 297, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_imm_dt, immediateData), sizeof(((struct ibstruct_hdr_imm_dt *)0)->immediateData), 0, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_hdr_imm_dt = {
-	.name = "HdrImmDt",
-	.c_name = "hdr_imm_dt",
-	.desc = "Immediate Data Extended Transport Header",
-	.size = 4,
-	.host_size = sizeof(struct ibstruct_hdr_imm_dt),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 1,
-	.fields = fields_hdr_imm_dt,
-	.nfields = 1,
-	.unpack = gen_unpack_hdr_imm_dt,
-	.pack = gen_pack_hdr_imm_dt,
-};
+IBSTRUCT_EXPORT int ibstruct_hdr_imm_dt_pack(const struct ibstruct_hdr_imm_dt *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_hdr_imm_dt")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_hdr_imm_dt_desc(void)
 {
-	return &desc_hdr_imm_dt;
+	return &ibs_descs[12];
 }
 
 static inline void ibs_unpack_hdr_ieth(struct ibstruct_hdr_ieth *h, const uint8_t *p)
@@ -1623,7 +839,7 @@ static inline int ibs_check_hdr_ieth(const struct ibstruct_hdr_ieth *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_ieth_unpack(struct ibstruct_hdr_ieth *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_hdr_ieth(struct ibstruct_hdr_ieth *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -1633,7 +849,10 @@ IBSTRUCT_EXPORT int ibstruct_hdr_ieth_unpack(struct ibstruct_hdr_ieth *h, const 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_hdr_ieth_pack(const struct ibstruct_hdr_ieth *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_hdr_ieth_unpack(struct ibstruct_hdr_ieth *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_hdr_ieth")));
+
+static __attribute__((noinline)) int gen_pack_hdr_ieth(const struct ibstruct_hdr_ieth *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -1649,40 +868,12 @@ IBSTRUCT_EXPORT int ibstruct_hdr_ieth_pack(const struct ibstruct_hdr_ieth *h, vo
 	return 0;
 }
 
-static int gen_unpack_hdr_ieth(void *h, const void *buf, size_t len)
-{
-	return ibstruct_hdr_ieth_unpack((struct ibstruct_hdr_ieth *)h, buf, len);
-}
-
-static int gen_pack_hdr_ieth(const void *h, void *buf, size_t len)
-{
-	return ibstruct_hdr_ieth_pack((const struct ibstruct_hdr_ieth *)h, buf, len);
-}
-
-static const struct ibs_field fields_hdr_ieth[] = {
-	{ 245, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_hdr_ieth, RKey), sizeof(((struct ibstruct_hdr_ieth *)0)->RKey), 0, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_hdr_ieth = {
-	.name = "HdrIETH",
-	.c_name = "hdr_ieth",
-	.desc = "Invalidate Extended Transport Header",
-	.size = 4,
-	.host_size = sizeof(struct ibstruct_hdr_ieth),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 1,
-	.fields = fields_hdr_ieth,
-	.nfields = 1,
-	.unpack = gen_unpack_hdr_ieth,
-	.pack = gen_pack_hdr_ieth,
-};
+IBSTRUCT_EXPORT int ibstruct_hdr_ieth_pack(const struct ibstruct_hdr_ieth *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_hdr_ieth")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_hdr_ieth_desc(void)
 {
-	return &desc_hdr_ieth;
+	return &ibs_descs[13];
 }
 
 static inline void ibs_unpack_mad_header(struct ibstruct_mad_header *h, const uint8_t *p)
@@ -1719,7 +910,7 @@ static inline int ibs_check_mad_header(const struct ibstruct_mad_header *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mad_header_unpack(struct ibstruct_mad_header *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_mad_header(struct ibstruct_mad_header *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -1729,7 +920,10 @@ IBSTRUCT_EXPORT int ibstruct_mad_header_unpack(struct ibstruct_mad_header *h, co
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mad_header_pack(const struct ibstruct_mad_header *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_mad_header_unpack(struct ibstruct_mad_header *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_mad_header")));
+
+static __attribute__((noinline)) int gen_pack_mad_header(const struct ibstruct_mad_header *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -1745,49 +939,12 @@ IBSTRUCT_EXPORT int ibstruct_mad_header_pack(const struct ibstruct_mad_header *h
 	return 0;
 }
 
-static int gen_unpack_mad_header(void *h, const void *buf, size_t len)
-{
-	return ibstruct_mad_header_unpack((struct ibstruct_mad_header *)h, buf, len);
-}
-
-static int gen_pack_mad_header(const void *h, void *buf, size_t len)
-{
-	return ibstruct_mad_header_pack((const struct ibstruct_mad_header *)h, buf, len);
-}
-
-static const struct ibs_field fields_mad_header[] = {
-	{ 311, 323, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header, baseVersion), sizeof(((struct ibstruct_mad_header *)0)->baseVersion), 0, -1, 0, -1, -1 },
-	{ 338, 348, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, mgmtClass), sizeof(((struct ibstruct_mad_header *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, 0, -1, -1 },
-	{ 361, 374, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header, classVersion), sizeof(((struct ibstruct_mad_header *)0)->classVersion), 2, -1, 0, -1, -1 },
-	{ 390, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, method), sizeof(((struct ibstruct_mad_header *)0)->method), 3, IBSTRUCT_ENUM_MAD_METHOD, 0, -1, -1 },
-	{ 397, 404, 32, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, status), sizeof(((struct ibstruct_mad_header *)0)->status), 4, -1, 0, -1, -1 },
-	{ 414, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, classSpecific), sizeof(((struct ibstruct_mad_header *)0)->classSpecific), 5, -1, 0, -1, -1 },
-	{ 428, 442, 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, transactionID), sizeof(((struct ibstruct_mad_header *)0)->transactionID), 6, -1, 0, -1, -1 },
-	{ 450, 462, 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, attributeID), sizeof(((struct ibstruct_mad_header *)0)->attributeID), 7, -1, 0, -1, -1 },
-	{ 470, 0, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header, reserved_144), sizeof(((struct ibstruct_mad_header *)0)->reserved_144), 8, -1, IBS_F_RESERVED, -1, -1 },
-	{ 483, 501, 160, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header, attributeModifier), sizeof(((struct ibstruct_mad_header *)0)->attributeModifier), 9, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_mad_header = {
-	.name = "MADHeader",
-	.c_name = "mad_header",
-	.desc = "MAD Base Header",
-	.size = 24,
-	.host_size = sizeof(struct ibstruct_mad_header),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 10,
-	.fields = fields_mad_header,
-	.nfields = 10,
-	.unpack = gen_unpack_mad_header,
-	.pack = gen_pack_mad_header,
-};
+IBSTRUCT_EXPORT int ibstruct_mad_header_pack(const struct ibstruct_mad_header *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_mad_header")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_mad_header_desc(void)
 {
-	return &desc_mad_header;
+	return &ibs_descs[14];
 }
 
 static inline void ibs_unpack_mad_header_split(struct ibstruct_mad_header_split *h, const uint8_t *p)
@@ -1829,7 +986,7 @@ static inline int ibs_check_mad_header_split(const struct ibstruct_mad_header_sp
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mad_header_split_unpack(struct ibstruct_mad_header_split *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_mad_header_split(struct ibstruct_mad_header_split *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -1839,7 +996,10 @@ IBSTRUCT_EXPORT int ibstruct_mad_header_split_unpack(struct ibstruct_mad_header_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mad_header_split_pack(const struct ibstruct_mad_header_split *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_mad_header_split_unpack(struct ibstruct_mad_header_split *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_mad_header_split")));
+
+static __attribute__((noinline)) int gen_pack_mad_header_split(const struct ibstruct_mad_header_split *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -1855,50 +1015,12 @@ IBSTRUCT_EXPORT int ibstruct_mad_header_split_pack(const struct ibstruct_mad_hea
 	return 0;
 }
 
-static int gen_unpack_mad_header_split(void *h, const void *buf, size_t len)
-{
-	return ibstruct_mad_header_split_unpack((struct ibstruct_mad_header_split *)h, buf, len);
-}
-
-static int gen_pack_mad_header_split(const void *h, void *buf, size_t len)
-{
-	return ibstruct_mad_header_split_pack((const struct ibstruct_mad_header_split *)h, buf, len);
-}
-
-static const struct ibs_field fields_mad_header_split[] = {
-	{ 311, 323, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_split, baseVersion), sizeof(((struct ibstruct_mad_header_split *)0)->baseVersion), 0, -1, 0, -1, -1 },
-	{ 338, 348, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, mgmtClass), sizeof(((struct ibstruct_mad_header_split *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, 0, -1, -1 },
-	{ 361, 374, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_split, classVersion), sizeof(((struct ibstruct_mad_header_split *)0)->classVersion), 2, -1, 0, -1, -1 },
-	{ 513, 515, 24, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_split, R), sizeof(((struct ibstruct_mad_header_split *)0)->R), 3, -1, 0, -1, -1 },
-	{ 390, 529, 25, 7, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, method), sizeof(((struct ibstruct_mad_header_split *)0)->method), 4, -1, 0, -1, -1 },
-	{ 397, 404, 32, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, status), sizeof(((struct ibstruct_mad_header_split *)0)->status), 5, -1, 0, -1, -1 },
-	{ 414, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, classSpecific), sizeof(((struct ibstruct_mad_header_split *)0)->classSpecific), 6, -1, 0, -1, -1 },
-	{ 428, 442, 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, transactionID), sizeof(((struct ibstruct_mad_header_split *)0)->transactionID), 7, -1, 0, -1, -1 },
-	{ 450, 462, 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, attributeID), sizeof(((struct ibstruct_mad_header_split *)0)->attributeID), 8, -1, 0, -1, -1 },
-	{ 470, 0, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_split, reserved_144), sizeof(((struct ibstruct_mad_header_split *)0)->reserved_144), 9, -1, IBS_F_RESERVED, -1, -1 },
-	{ 483, 501, 160, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_split, attributeModifier), sizeof(((struct ibstruct_mad_header_split *)0)->attributeModifier), 10, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_mad_header_split = {
-	.name = "MADHeaderSplit",
-	.c_name = "mad_header_split",
-	.desc = "MAD Base Header (R bit and method apart)",
-	.size = 24,
-	.host_size = sizeof(struct ibstruct_mad_header_split),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 11,
-	.fields = fields_mad_header_split,
-	.nfields = 11,
-	.unpack = gen_unpack_mad_header_split,
-	.pack = gen_pack_mad_header_split,
-};
+IBSTRUCT_EXPORT int ibstruct_mad_header_split_pack(const struct ibstruct_mad_header_split *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_mad_header_split")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_mad_header_split_desc(void)
 {
-	return &desc_mad_header_split;
+	return &ibs_descs[15];
 }
 
 static inline void ibs_unpack_mad_header_directed(struct ibstruct_mad_header_directed *h, const uint8_t *p)
@@ -1942,7 +1064,7 @@ static inline int ibs_check_mad_header_directed(const struct ibstruct_mad_header
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mad_header_directed_unpack(struct ibstruct_mad_header_directed *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_mad_header_directed(struct ibstruct_mad_header_directed *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -1952,7 +1074,10 @@ IBSTRUCT_EXPORT int ibstruct_mad_header_directed_unpack(struct ibstruct_mad_head
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mad_header_directed_pack(const struct ibstruct_mad_header_directed *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_mad_header_directed_unpack(struct ibstruct_mad_header_directed *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_mad_header_directed")));
+
+static __attribute__((noinline)) int gen_pack_mad_header_directed(const struct ibstruct_mad_header_directed *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -1968,51 +1093,12 @@ IBSTRUCT_EXPORT int ibstruct_mad_header_directed_pack(const struct ibstruct_mad_
 	return 0;
 }
 
-static int gen_unpack_mad_header_directed(void *h, const void *buf, size_t len)
-{
-	return ibstruct_mad_header_directed_unpack((struct ibstruct_mad_header_directed *)h, buf, len);
-}
-
-static int gen_pack_mad_header_directed(const void *h, void *buf, size_t len)
-{
-	return ibstruct_mad_header_directed_pack((const struct ibstruct_mad_header_directed *)h, buf, len);
-}
-
-static const struct ibs_field fields_mad_header_directed[] = {
-	{ 311, 323, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_directed, baseVersion), sizeof(((struct ibstruct_mad_header_directed *)0)->baseVersion), 0, -1, 0, -1, -1 },
-	{ 338, 348, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_directed, mgmtClass), sizeof(((struct ibstruct_mad_header_directed *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, 0, -1, -1 },
-	{ 361, 374, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_directed, classVersion), sizeof(((struct ibstruct_mad_header_directed *)0)->classVersion), 2, -1, 0, -1, -1 },
-	{ 390, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_directed, method), sizeof(((struct ibstruct_mad_header_directed *)0)->method), 3, IBSTRUCT_ENUM_MAD_METHOD, 0, -1, -1 },
-	{ 539, 541, 32, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_directed, D), sizeof(((struct ibstruct_mad_header_directed *)0)->D), 4, -1, 0, -1, -1 },
-	{ 397, 556, 33, 15, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_directed, status), sizeof(((struct ibstruct_mad_header_directed *)0)->status), 5, -1, 0, -1, -1 },
-	{ 568, 579, 48, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_directed, hopPointer), sizeof(((struct ibstruct_mad_header_directed *)0)->hopPointer), 6, -1, 0, -1, -1 },
-	{ 591, 600, 56, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_directed, hopCount), sizeof(((struct ibstruct_mad_header_directed *)0)->hopCount), 7, -1, 0, -1, -1 },
-	{ 428, 442, 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_directed, transactionID), sizeof(((struct ibstruct_mad_header_directed *)0)->transactionID), 8, -1, 0, -1, -1 },
-	{ 450, 462, 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_directed, attributeID), sizeof(((struct ibstruct_mad_header_directed *)0)->attributeID), 9, -1, 0, -1, -1 },
-	{ 470, 0, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_header_directed, reserved_144), sizeof(((struct ibstruct_mad_header_directed *)0)->reserved_144), 10, -1, IBS_F_RESERVED, -1, -1 },
-	{ 483, 501, 160, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_header_directed, attributeModifier), sizeof(((struct ibstruct_mad_header_directed *)0)->attributeModifier), 11, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_mad_header_directed = {
-	.name = "MADHeaderDirected",
-	.c_name = "mad_header_directed",
-	.desc = "MAD Base Header Directed",
-	.size = 24,
-	.host_size = sizeof(struct ibstruct_mad_header_directed),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 12,
-	.fields = fields_mad_header_directed,
-	.nfields = 12,
-	.unpack = gen_unpack_mad_header_directed,
-	.pack = gen_pack_mad_header_directed,
-};
+IBSTRUCT_EXPORT int ibstruct_mad_header_directed_pack(const struct ibstruct_mad_header_directed *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_mad_header_directed")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_mad_header_directed_desc(void)
 {
-	return &desc_mad_header_directed;
+	return &ibs_descs[16];
 }
 
 static inline void ibs_unpack_gid_parts(struct ibstruct_gid_parts *h, const uint8_t *p)
@@ -2033,7 +1119,7 @@ static inline int ibs_check_gid_parts(const struct ibstruct_gid_parts *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_gid_parts_unpack(struct ibstruct_gid_parts *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_gid_parts(struct ibstruct_gid_parts *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -2043,7 +1129,10 @@ IBSTRUCT_EXPORT int ibstruct_gid_parts_unpack(struct ibstruct_gid_parts *h, cons
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_gid_parts_pack(const struct ibstruct_gid_parts *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_gid_parts_unpack(struct ibstruct_gid_parts *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_gid_parts")));
+
+static __attribute__((noinline)) int gen_pack_gid_parts(const struct ibstruct_gid_parts *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -2059,41 +1148,12 @@ IBSTRUCT_EXPORT int ibstruct_gid_parts_pack(const struct ibstruct_gid_parts *h, 
 	return 0;
 }
 
-static int gen_unpack_gid_parts(void *h, const void *buf, size_t len)
-{
-	return ibstruct_gid_parts_unpack((struct ibstruct_gid_parts *)h, buf, len);
-}
-
-static int gen_pack_gid_parts(const void *h, void *buf, size_t len)
-{
-	return ibstruct_gid_parts_pack((const struct ibstruct_gid_parts *)h, buf, len);
-}
-
-static const struct ibs_field fields_gid_parts[] = {
-	{ 612, 619, 0, 64, 1, IBS_T_UINT, IBS_FMT_RHEX, IBS_DISP_HEX, offsetof(struct ibstruct_gid_parts, prefix), sizeof(((struct ibstruct_gid_parts *)0)->prefix), 0, -1, 0, -1, -1 },
-	{ 629, 634, 64, 64, 1, IBS_T_GUID, IBS_FMT_RHEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_gid_parts, guid), sizeof(((struct ibstruct_gid_parts *)0)->guid), 1, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_gid_parts = {
-	.name = "GIDParts",
-	.c_name = "gid_parts",
-	.desc = "GID as subnet prefix and interface ID",
-	.size = 16,
-	.host_size = sizeof(struct ibstruct_gid_parts),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 2,
-	.fields = fields_gid_parts,
-	.nfields = 2,
-	.unpack = gen_unpack_gid_parts,
-	.pack = gen_pack_gid_parts,
-};
+IBSTRUCT_EXPORT int ibstruct_gid_parts_pack(const struct ibstruct_gid_parts *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_gid_parts")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_gid_parts_desc(void)
 {
-	return &desc_gid_parts;
+	return &ibs_descs[17];
 }
 
 static inline void ibs_unpack_mad_class_port_info(struct ibstruct_mad_class_port_info *h, const uint8_t *p)
@@ -2171,7 +1231,7 @@ static inline int ibs_check_mad_class_port_info(const struct ibstruct_mad_class_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mad_class_port_info_unpack(struct ibstruct_mad_class_port_info *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_mad_class_port_info(struct ibstruct_mad_class_port_info *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -2181,7 +1241,10 @@ IBSTRUCT_EXPORT int ibstruct_mad_class_port_info_unpack(struct ibstruct_mad_clas
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mad_class_port_info_pack(const struct ibstruct_mad_class_port_info *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_mad_class_port_info_unpack(struct ibstruct_mad_class_port_info *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_mad_class_port_info")));
+
+static __attribute__((noinline)) int gen_pack_mad_class_port_info(const struct ibstruct_mad_class_port_info *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -2197,62 +1260,12 @@ IBSTRUCT_EXPORT int ibstruct_mad_class_port_info_pack(const struct ibstruct_mad_
 	return 0;
 }
 
-static int gen_unpack_mad_class_port_info(void *h, const void *buf, size_t len)
-{
-	return ibstruct_mad_class_port_info_unpack((struct ibstruct_mad_class_port_info *)h, buf, len);
-}
-
-static int gen_pack_mad_class_port_info(const void *h, void *buf, size_t len)
-{
-	return ibstruct_mad_class_port_info_pack((const struct ibstruct_mad_class_port_info *)h, buf, len);
-}
-
-static const struct ibs_field fields_mad_class_port_info[] = {
-	{ 311, 642, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, baseVersion), sizeof(((struct ibstruct_mad_class_port_info *)0)->baseVersion), 0, -1, 0, -1, -1 },
-	{ 361, 654, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, classVersion), sizeof(((struct ibstruct_mad_class_port_info *)0)->classVersion), 1, -1, 0, -1, -1 },
-	{ 667, 682, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, capabilityMask), sizeof(((struct ibstruct_mad_class_port_info *)0)->capabilityMask), 2, -1, 0, -1, -1 },
-	{ 697, 713, 32, 27, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, capabilityMask2), sizeof(((struct ibstruct_mad_class_port_info *)0)->capabilityMask2), 3, -1, 0, -1, -1 },
-	{ 729, 743, 59, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, respTimeValue), sizeof(((struct ibstruct_mad_class_port_info *)0)->respTimeValue), 4, -1, 0, -1, -1 },
-	{ 755, 767, 64, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, redirectGID), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectGID), 5, -1, 0, -1, -1 },
-	{ 779, 790, 192, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, redirectTC), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectTC), 6, -1, 0, -1, -1 },
-	{ 801, 812, 200, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, redirectSL), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectSL), 7, -1, 0, -1, -1 },
-	{ 823, 834, 204, 20, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, redirectFL), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectFL), 8, -1, 0, -1, -1 },
-	{ 845, 857, 224, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, redirectLID), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectLID), 9, -1, 0, -1, -1 },
-	{ 869, 882, 240, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, redirectPKey), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectPKey), 10, -1, 0, -1, -1 },
-	{ 895, 0, 256, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, reserved_256), sizeof(((struct ibstruct_mad_class_port_info *)0)->reserved_256), 11, -1, IBS_F_RESERVED, -1, -1 },
-	{ 908, 919, 264, 24, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, redirectQP), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectQP), 12, -1, 0, -1, -1 },
-	{ 930, 943, 288, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, redirectQKey), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectQKey), 13, -1, 0, -1, -1 },
-	{ 956, 964, 320, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, trapGID), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapGID), 14, -1, 0, -1, -1 },
-	{ 972, 979, 448, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, trapTC), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapTC), 15, -1, 0, -1, -1 },
-	{ 986, 993, 456, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, trapSL), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapSL), 16, -1, 0, -1, -1 },
-	{ 1000, 1007, 460, 20, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, trapFL), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapFL), 17, -1, 0, -1, -1 },
-	{ 1014, 1022, 480, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, trapLID), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapLID), 18, -1, 0, -1, -1 },
-	{ 1030, 1039, 496, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, trapPKey), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapPKey), 19, -1, 0, -1, -1 },
-	{ 1048, 1055, 512, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_class_port_info, trapHL), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapHL), 20, -1, 0, -1, -1 },
-	{ 1062, 1069, 520, 24, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, trapQP), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapQP), 21, -1, 0, -1, -1 },
-	{ 1076, 1085, 544, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mad_class_port_info, trapQKey), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapQKey), 22, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_mad_class_port_info = {
-	.name = "MADClassPortInfo",
-	.c_name = "mad_class_port_info",
-	.desc = "Class Port Info",
-	.size = 72,
-	.host_size = sizeof(struct ibstruct_mad_class_port_info),
-	.mgmt_class = -1,
-	.attr_id = 1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 23,
-	.fields = fields_mad_class_port_info,
-	.nfields = 23,
-	.unpack = gen_unpack_mad_class_port_info,
-	.pack = gen_pack_mad_class_port_info,
-};
+IBSTRUCT_EXPORT int ibstruct_mad_class_port_info_pack(const struct ibstruct_mad_class_port_info *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_mad_class_port_info")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_mad_class_port_info_desc(void)
 {
-	return &desc_mad_class_port_info;
+	return &ibs_descs[18];
 }
 
 static inline void ibs_unpack_mad_notice(struct ibstruct_mad_notice *h, const uint8_t *p)
@@ -2296,7 +1309,7 @@ static inline int ibs_check_mad_notice(const struct ibstruct_mad_notice *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mad_notice_unpack(struct ibstruct_mad_notice *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_mad_notice(struct ibstruct_mad_notice *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -2306,7 +1319,10 @@ IBSTRUCT_EXPORT int ibstruct_mad_notice_unpack(struct ibstruct_mad_notice *h, co
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mad_notice_pack(const struct ibstruct_mad_notice *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_mad_notice_unpack(struct ibstruct_mad_notice *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_mad_notice")));
+
+static __attribute__((noinline)) int gen_pack_mad_notice(const struct ibstruct_mad_notice *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -2322,48 +1338,12 @@ IBSTRUCT_EXPORT int ibstruct_mad_notice_pack(const struct ibstruct_mad_notice *h
 	return 0;
 }
 
-static int gen_unpack_mad_notice(void *h, const void *buf, size_t len)
-{
-	return ibstruct_mad_notice_unpack((struct ibstruct_mad_notice *)h, buf, len);
-}
-
-static int gen_pack_mad_notice(const void *h, void *buf, size_t len)
-{
-	return ibstruct_mad_notice_pack((const struct ibstruct_mad_notice *)h, buf, len);
-}
-
-static const struct ibs_field fields_mad_notice[] = {
-	{ 1094, 1104, 0, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, isGeneric), sizeof(((struct ibstruct_mad_notice *)0)->isGeneric), 0, -1, 0, -1, -1 },
-	{ 1120, 1131, 1, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, noticeType), sizeof(((struct ibstruct_mad_notice *)0)->noticeType), 1, -1, 0, -1, -1 },
-	{ 1142, 1151, 8, 24, 1, IBS_T_UINT, IBS_FMT_NODE_TYPE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, nodeType), sizeof(((struct ibstruct_mad_notice *)0)->nodeType), 2, -1, 0, -1, -1 },
-	{ 1170, 1181, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, trapNumber), sizeof(((struct ibstruct_mad_notice *)0)->trapNumber), 3, -1, 0, -1, -1 },
-	{ 1198, 1208, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, issuerLID), sizeof(((struct ibstruct_mad_notice *)0)->issuerLID), 4, -1, 0, -1, -1 },
-	{ 1224, 1237, 64, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, noticeToggle), sizeof(((struct ibstruct_mad_notice *)0)->noticeToggle), 5, -1, 0, -1, -1 },
-	{ 1250, 1262, 65, 15, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, noticeCount), sizeof(((struct ibstruct_mad_notice *)0)->noticeCount), 6, -1, 0, -1, -1 },
-	{ 1274, 1286, 80, 432, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, dataDetails), 54, 7, -1, 0, -1, -1 },
-	{ 1304, 0, 512, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_notice, issuerGID), sizeof(((struct ibstruct_mad_notice *)0)->issuerGID), 8, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_mad_notice = {
-	.name = "MADNotice",
-	.c_name = "mad_notice",
-	.desc = "Notice",
-	.size = 80,
-	.host_size = sizeof(struct ibstruct_mad_notice),
-	.mgmt_class = -1,
-	.attr_id = 2,
-	.methods = 0x000000e6u,
-	.record = 0,
-	.ncm = 9,
-	.fields = fields_mad_notice,
-	.nfields = 9,
-	.unpack = gen_unpack_mad_notice,
-	.pack = gen_pack_mad_notice,
-};
+IBSTRUCT_EXPORT int ibstruct_mad_notice_pack(const struct ibstruct_mad_notice *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_mad_notice")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_mad_notice_desc(void)
 {
-	return &desc_mad_notice;
+	return &ibs_descs[19];
 }
 
 static inline void ibs_unpack_mad_inform_info(struct ibstruct_mad_inform_info *h, const uint8_t *p)
@@ -2413,7 +1393,7 @@ static inline int ibs_check_mad_inform_info(const struct ibstruct_mad_inform_inf
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mad_inform_info_unpack(struct ibstruct_mad_inform_info *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_mad_inform_info(struct ibstruct_mad_inform_info *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -2423,7 +1403,10 @@ IBSTRUCT_EXPORT int ibstruct_mad_inform_info_unpack(struct ibstruct_mad_inform_i
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mad_inform_info_pack(const struct ibstruct_mad_inform_info *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_mad_inform_info_unpack(struct ibstruct_mad_inform_info *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_mad_inform_info")));
+
+static __attribute__((noinline)) int gen_pack_mad_inform_info(const struct ibstruct_mad_inform_info *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -2439,52 +1422,12 @@ IBSTRUCT_EXPORT int ibstruct_mad_inform_info_pack(const struct ibstruct_mad_info
 	return 0;
 }
 
-static int gen_unpack_mad_inform_info(void *h, const void *buf, size_t len)
-{
-	return ibstruct_mad_inform_info_unpack((struct ibstruct_mad_inform_info *)h, buf, len);
-}
-
-static int gen_pack_mad_inform_info(const void *h, void *buf, size_t len)
-{
-	return ibstruct_mad_inform_info_pack((const struct ibstruct_mad_inform_info *)h, buf, len);
-}
-
-static const struct ibs_field fields_mad_inform_info[] = {
-	{ 1314, 0, 0, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, GID), sizeof(((struct ibstruct_mad_inform_info *)0)->GID), 0, -1, 0, -1, -1 },
-	{ 1318, 0, 128, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, LIDRangeBegin), sizeof(((struct ibstruct_mad_inform_info *)0)->LIDRangeBegin), 1, -1, 0, -1, -1 },
-	{ 1332, 0, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, LIDRangeEnd), sizeof(((struct ibstruct_mad_inform_info *)0)->LIDRangeEnd), 2, -1, 0, -1, -1 },
-	{ 1344, 0, 160, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, reserved_160), sizeof(((struct ibstruct_mad_inform_info *)0)->reserved_160), 3, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1094, 0, 176, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, isGeneric), sizeof(((struct ibstruct_mad_inform_info *)0)->isGeneric), 4, -1, 0, -1, -1 },
-	{ 1357, 0, 184, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, subscribe), sizeof(((struct ibstruct_mad_inform_info *)0)->subscribe), 5, -1, 0, -1, -1 },
-	{ 1367, 0, 192, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, type), sizeof(((struct ibstruct_mad_inform_info *)0)->type), 6, -1, 0, -1, -1 },
-	{ 1170, 0, 208, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, trapNumber), sizeof(((struct ibstruct_mad_inform_info *)0)->trapNumber), 7, -1, 0, -1, -1 },
-	{ 1372, 0, 224, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mad_inform_info, QPN), sizeof(((struct ibstruct_mad_inform_info *)0)->QPN), 8, -1, 0, -1, -1 },
-	{ 1376, 0, 248, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, reserved_248), sizeof(((struct ibstruct_mad_inform_info *)0)->reserved_248), 9, -1, IBS_F_RESERVED, -1, -1 },
-	{ 729, 0, 251, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, respTimeValue), sizeof(((struct ibstruct_mad_inform_info *)0)->respTimeValue), 10, -1, 0, -1, -1 },
-	{ 895, 0, 256, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, reserved_256), sizeof(((struct ibstruct_mad_inform_info *)0)->reserved_256), 11, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1389, 0, 264, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mad_inform_info, producerType), sizeof(((struct ibstruct_mad_inform_info *)0)->producerType), 12, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_mad_inform_info = {
-	.name = "MADInformInfo",
-	.c_name = "mad_inform_info",
-	.desc = "InformInfo",
-	.size = 36,
-	.host_size = sizeof(struct ibstruct_mad_inform_info),
-	.mgmt_class = -1,
-	.attr_id = 3,
-	.methods = 0x00000004u,
-	.record = 0,
-	.ncm = 13,
-	.fields = fields_mad_inform_info,
-	.nfields = 13,
-	.unpack = gen_unpack_mad_inform_info,
-	.pack = gen_pack_mad_inform_info,
-};
+IBSTRUCT_EXPORT int ibstruct_mad_inform_info_pack(const struct ibstruct_mad_inform_info *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_mad_inform_info")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_mad_inform_info_desc(void)
 {
-	return &desc_mad_inform_info;
+	return &ibs_descs[20];
 }
 
 static inline void ibs_unpack_rmpp_header(struct ibstruct_rmpp_header *h, const uint8_t *p)
@@ -2520,7 +1463,7 @@ static inline int ibs_check_rmpp_header(const struct ibstruct_rmpp_header *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_rmpp_header_unpack(struct ibstruct_rmpp_header *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_rmpp_header(struct ibstruct_rmpp_header *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -2530,7 +1473,10 @@ IBSTRUCT_EXPORT int ibstruct_rmpp_header_unpack(struct ibstruct_rmpp_header *h, 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_rmpp_header_pack(const struct ibstruct_rmpp_header *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_rmpp_header_unpack(struct ibstruct_rmpp_header *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_rmpp_header")));
+
+static __attribute__((noinline)) int gen_pack_rmpp_header(const struct ibstruct_rmpp_header *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -2546,47 +1492,12 @@ IBSTRUCT_EXPORT int ibstruct_rmpp_header_pack(const struct ibstruct_rmpp_header 
 	return 0;
 }
 
-static int gen_unpack_rmpp_header(void *h, const void *buf, size_t len)
-{
-	return ibstruct_rmpp_header_unpack((struct ibstruct_rmpp_header *)h, buf, len);
-}
-
-static int gen_pack_rmpp_header(const void *h, void *buf, size_t len)
-{
-	return ibstruct_rmpp_header_pack((const struct ibstruct_rmpp_header *)h, buf, len);
-}
-
-static const struct ibs_field fields_rmpp_header[] = {
-	{ 1402, 0, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_header, MADHeader), sizeof(((struct ibstruct_rmpp_header *)0)->MADHeader), 0, -1, 0, -1, 14 },
-	{ 1412, 1424, 192, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_header, RMPPVersion), sizeof(((struct ibstruct_rmpp_header *)0)->RMPPVersion), 10, -1, 0, -1, -1 },
-	{ 1433, 1442, 200, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_header, RMPPType), sizeof(((struct ibstruct_rmpp_header *)0)->RMPPType), 11, IBSTRUCT_ENUM_RMPP_TYPE, 0, -1, -1 },
-	{ 1451, 1461, 208, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_header, RRespTime), sizeof(((struct ibstruct_rmpp_header *)0)->RRespTime), 12, -1, 0, -1, -1 },
-	{ 1470, 1480, 213, 3, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_rmpp_header, RMPPFlags), sizeof(((struct ibstruct_rmpp_header *)0)->RMPPFlags), 13, -1, 0, -1, -1 },
-	{ 1490, 1501, 216, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_rmpp_header, RMPPStatus), sizeof(((struct ibstruct_rmpp_header *)0)->RMPPStatus), 14, -1, 0, -1, -1 },
-	{ 1512, 1518, 224, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_rmpp_header, data1), sizeof(((struct ibstruct_rmpp_header *)0)->data1), 15, -1, 0, -1, -1 },
-	{ 1528, 1534, 256, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_rmpp_header, data2), sizeof(((struct ibstruct_rmpp_header *)0)->data2), 16, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_rmpp_header = {
-	.name = "RMPPHeader",
-	.c_name = "rmpp_header",
-	.desc = "RMPP Header Fields",
-	.size = 36,
-	.host_size = sizeof(struct ibstruct_rmpp_header),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 17,
-	.fields = fields_rmpp_header,
-	.nfields = 8,
-	.unpack = gen_unpack_rmpp_header,
-	.pack = gen_pack_rmpp_header,
-};
+IBSTRUCT_EXPORT int ibstruct_rmpp_header_pack(const struct ibstruct_rmpp_header *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_rmpp_header")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_rmpp_header_desc(void)
 {
-	return &desc_rmpp_header;
+	return &ibs_descs[21];
 }
 
 static inline void ibs_unpack_rmpp_short_header(struct ibstruct_rmpp_short_header *h, const uint8_t *p)
@@ -2618,7 +1529,7 @@ static inline int ibs_check_rmpp_short_header(const struct ibstruct_rmpp_short_h
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_rmpp_short_header_unpack(struct ibstruct_rmpp_short_header *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_rmpp_short_header(struct ibstruct_rmpp_short_header *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -2628,7 +1539,10 @@ IBSTRUCT_EXPORT int ibstruct_rmpp_short_header_unpack(struct ibstruct_rmpp_short
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_rmpp_short_header_pack(const struct ibstruct_rmpp_short_header *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_rmpp_short_header_unpack(struct ibstruct_rmpp_short_header *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_rmpp_short_header")));
+
+static __attribute__((noinline)) int gen_pack_rmpp_short_header(const struct ibstruct_rmpp_short_header *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -2644,45 +1558,12 @@ IBSTRUCT_EXPORT int ibstruct_rmpp_short_header_pack(const struct ibstruct_rmpp_s
 	return 0;
 }
 
-static int gen_unpack_rmpp_short_header(void *h, const void *buf, size_t len)
-{
-	return ibstruct_rmpp_short_header_unpack((struct ibstruct_rmpp_short_header *)h, buf, len);
-}
-
-static int gen_pack_rmpp_short_header(const void *h, void *buf, size_t len)
-{
-	return ibstruct_rmpp_short_header_pack((const struct ibstruct_rmpp_short_header *)h, buf, len);
-}
-
-static const struct ibs_field fields_rmpp_short_header[] = {
-	{ 1402, 0, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_short_header, MADHeader), sizeof(((struct ibstruct_rmpp_short_header *)0)->MADHeader), 0, -1, 0, -1, 14 },
-	{ 1412, 1424, 192, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_short_header, RMPPVersion), sizeof(((struct ibstruct_rmpp_short_header *)0)->RMPPVersion), 10, -1, 0, -1, -1 },
-	{ 1433, 1442, 200, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_short_header, RMPPType), sizeof(((struct ibstruct_rmpp_short_header *)0)->RMPPType), 11, IBSTRUCT_ENUM_RMPP_TYPE, 0, -1, -1 },
-	{ 1451, 1461, 208, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_short_header, RRespTime), sizeof(((struct ibstruct_rmpp_short_header *)0)->RRespTime), 12, -1, 0, -1, -1 },
-	{ 1470, 1480, 213, 3, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_rmpp_short_header, RMPPFlags), sizeof(((struct ibstruct_rmpp_short_header *)0)->RMPPFlags), 13, -1, 0, -1, -1 },
-	{ 1490, 1501, 216, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_rmpp_short_header, RMPPStatus), sizeof(((struct ibstruct_rmpp_short_header *)0)->RMPPStatus), 14, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_rmpp_short_header = {
-	.name = "RMPPShortHeader",
-	.c_name = "rmpp_short_header",
-	.desc = "RMPP Header Fields (without data1/data2)",
-	.size = 28,
-	.host_size = sizeof(struct ibstruct_rmpp_short_header),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 15,
-	.fields = fields_rmpp_short_header,
-	.nfields = 6,
-	.unpack = gen_unpack_rmpp_short_header,
-	.pack = gen_pack_rmpp_short_header,
-};
+IBSTRUCT_EXPORT int ibstruct_rmpp_short_header_pack(const struct ibstruct_rmpp_short_header *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_rmpp_short_header")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_rmpp_short_header_desc(void)
 {
-	return &desc_rmpp_short_header;
+	return &ibs_descs[22];
 }
 
 static inline void ibs_unpack_rmpp_data(struct ibstruct_rmpp_data *h, const uint8_t *p)
@@ -2708,7 +1589,7 @@ static inline int ibs_check_rmpp_data(const struct ibstruct_rmpp_data *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_rmpp_data_unpack(struct ibstruct_rmpp_data *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_rmpp_data(struct ibstruct_rmpp_data *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -2718,7 +1599,10 @@ IBSTRUCT_EXPORT int ibstruct_rmpp_data_unpack(struct ibstruct_rmpp_data *h, cons
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_rmpp_data_pack(const struct ibstruct_rmpp_data *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_rmpp_data_unpack(struct ibstruct_rmpp_data *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_rmpp_data")));
+
+static __attribute__((noinline)) int gen_pack_rmpp_data(const struct ibstruct_rmpp_data *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -2734,43 +1618,12 @@ IBSTRUCT_EXPORT int ibstruct_rmpp_data_pack(const struct ibstruct_rmpp_data *h, 
 	return 0;
 }
 
-static int gen_unpack_rmpp_data(void *h, const void *buf, size_t len)
-{
-	return ibstruct_rmpp_data_unpack((struct ibstruct_rmpp_data *)h, buf, len);
-}
-
-static int gen_pack_rmpp_data(const void *h, void *buf, size_t len)
-{
-	return ibstruct_rmpp_data_pack((const struct ibstruct_rmpp_data *)h, buf, len);
-}
-
-static const struct ibs_field fields_rmpp_data[] = {
-	{ 1544, 0, 0, 224, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_data, RMPPHeader), sizeof(((struct ibstruct_rmpp_data *)0)->RMPPHeader), 0, -1, 0, -1, 22 },
-	{ 1555, 1569, 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_data, segmentNumber), sizeof(((struct ibstruct_rmpp_data *)0)->segmentNumber), 15, -1, 0, -1, -1 },
-	{ 1580, 1594, 256, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_data, payLoadLength), sizeof(((struct ibstruct_rmpp_data *)0)->payLoadLength), 16, -1, 0, -1, -1 },
-	{ 1606, 0, 288, 1760, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_data, data), 220, 17, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_rmpp_data = {
-	.name = "RMPPData",
-	.c_name = "rmpp_data",
-	.desc = "RMPP Data Packet",
-	.size = 256,
-	.host_size = sizeof(struct ibstruct_rmpp_data),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 18,
-	.fields = fields_rmpp_data,
-	.nfields = 4,
-	.unpack = gen_unpack_rmpp_data,
-	.pack = gen_pack_rmpp_data,
-};
+IBSTRUCT_EXPORT int ibstruct_rmpp_data_pack(const struct ibstruct_rmpp_data *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_rmpp_data")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_rmpp_data_desc(void)
 {
-	return &desc_rmpp_data;
+	return &ibs_descs[23];
 }
 
 static inline void ibs_unpack_rmpp_ack(struct ibstruct_rmpp_ack *h, const uint8_t *p)
@@ -2796,7 +1649,7 @@ static inline int ibs_check_rmpp_ack(const struct ibstruct_rmpp_ack *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_rmpp_ack_unpack(struct ibstruct_rmpp_ack *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_rmpp_ack(struct ibstruct_rmpp_ack *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -2806,7 +1659,10 @@ IBSTRUCT_EXPORT int ibstruct_rmpp_ack_unpack(struct ibstruct_rmpp_ack *h, const 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_rmpp_ack_pack(const struct ibstruct_rmpp_ack *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_rmpp_ack_unpack(struct ibstruct_rmpp_ack *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_rmpp_ack")));
+
+static __attribute__((noinline)) int gen_pack_rmpp_ack(const struct ibstruct_rmpp_ack *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -2822,43 +1678,12 @@ IBSTRUCT_EXPORT int ibstruct_rmpp_ack_pack(const struct ibstruct_rmpp_ack *h, vo
 	return 0;
 }
 
-static int gen_unpack_rmpp_ack(void *h, const void *buf, size_t len)
-{
-	return ibstruct_rmpp_ack_unpack((struct ibstruct_rmpp_ack *)h, buf, len);
-}
-
-static int gen_pack_rmpp_ack(const void *h, void *buf, size_t len)
-{
-	return ibstruct_rmpp_ack_pack((const struct ibstruct_rmpp_ack *)h, buf, len);
-}
-
-static const struct ibs_field fields_rmpp_ack[] = {
-	{ 1544, 0, 0, 224, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_ack, RMPPHeader), sizeof(((struct ibstruct_rmpp_ack *)0)->RMPPHeader), 0, -1, 0, -1, 22 },
-	{ 1555, 1569, 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_ack, segmentNumber), sizeof(((struct ibstruct_rmpp_ack *)0)->segmentNumber), 15, -1, 0, -1, -1 },
-	{ 1611, 1625, 256, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_ack, newWindowLast), sizeof(((struct ibstruct_rmpp_ack *)0)->newWindowLast), 16, -1, 0, -1, -1 },
-	{ 1636, 0, 288, 1760, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_ack, reserved_288), 220, 17, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_rmpp_ack = {
-	.name = "RMPPAck",
-	.c_name = "rmpp_ack",
-	.desc = "RMPP ACK Packet",
-	.size = 256,
-	.host_size = sizeof(struct ibstruct_rmpp_ack),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 18,
-	.fields = fields_rmpp_ack,
-	.nfields = 4,
-	.unpack = gen_unpack_rmpp_ack,
-	.pack = gen_pack_rmpp_ack,
-};
+IBSTRUCT_EXPORT int ibstruct_rmpp_ack_pack(const struct ibstruct_rmpp_ack *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_rmpp_ack")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_rmpp_ack_desc(void)
 {
-	return &desc_rmpp_ack;
+	return &ibs_descs[24];
 }
 
 static inline void ibs_unpack_rmpp_abort(struct ibstruct_rmpp_abort *h, const uint8_t *p)
@@ -2884,7 +1709,7 @@ static inline int ibs_check_rmpp_abort(const struct ibstruct_rmpp_abort *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_rmpp_abort_unpack(struct ibstruct_rmpp_abort *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_rmpp_abort(struct ibstruct_rmpp_abort *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -2894,7 +1719,10 @@ IBSTRUCT_EXPORT int ibstruct_rmpp_abort_unpack(struct ibstruct_rmpp_abort *h, co
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_rmpp_abort_pack(const struct ibstruct_rmpp_abort *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_rmpp_abort_unpack(struct ibstruct_rmpp_abort *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_rmpp_abort")));
+
+static __attribute__((noinline)) int gen_pack_rmpp_abort(const struct ibstruct_rmpp_abort *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -2910,43 +1738,12 @@ IBSTRUCT_EXPORT int ibstruct_rmpp_abort_pack(const struct ibstruct_rmpp_abort *h
 	return 0;
 }
 
-static int gen_unpack_rmpp_abort(void *h, const void *buf, size_t len)
-{
-	return ibstruct_rmpp_abort_unpack((struct ibstruct_rmpp_abort *)h, buf, len);
-}
-
-static int gen_pack_rmpp_abort(const void *h, void *buf, size_t len)
-{
-	return ibstruct_rmpp_abort_pack((const struct ibstruct_rmpp_abort *)h, buf, len);
-}
-
-static const struct ibs_field fields_rmpp_abort[] = {
-	{ 1544, 0, 0, 224, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_abort, RMPPHeader), sizeof(((struct ibstruct_rmpp_abort *)0)->RMPPHeader), 0, -1, 0, -1, 22 },
-	{ 1649, 0, 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_abort, reserved_224), sizeof(((struct ibstruct_rmpp_abort *)0)->reserved_224), 15, -1, IBS_F_RESERVED, -1, -1 },
-	{ 895, 0, 256, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_abort, reserved_256), sizeof(((struct ibstruct_rmpp_abort *)0)->reserved_256), 16, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1662, 0, 288, 1760, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_abort, errorData), 220, 17, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_rmpp_abort = {
-	.name = "RMPPAbort",
-	.c_name = "rmpp_abort",
-	.desc = "RMPP ABORT Packet",
-	.size = 256,
-	.host_size = sizeof(struct ibstruct_rmpp_abort),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 18,
-	.fields = fields_rmpp_abort,
-	.nfields = 4,
-	.unpack = gen_unpack_rmpp_abort,
-	.pack = gen_pack_rmpp_abort,
-};
+IBSTRUCT_EXPORT int ibstruct_rmpp_abort_pack(const struct ibstruct_rmpp_abort *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_rmpp_abort")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_rmpp_abort_desc(void)
 {
-	return &desc_rmpp_abort;
+	return &ibs_descs[25];
 }
 
 static inline void ibs_unpack_rmpp_stop(struct ibstruct_rmpp_stop *h, const uint8_t *p)
@@ -2972,7 +1769,7 @@ static inline int ibs_check_rmpp_stop(const struct ibstruct_rmpp_stop *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_rmpp_stop_unpack(struct ibstruct_rmpp_stop *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_rmpp_stop(struct ibstruct_rmpp_stop *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -2982,7 +1779,10 @@ IBSTRUCT_EXPORT int ibstruct_rmpp_stop_unpack(struct ibstruct_rmpp_stop *h, cons
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_rmpp_stop_pack(const struct ibstruct_rmpp_stop *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_rmpp_stop_unpack(struct ibstruct_rmpp_stop *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_rmpp_stop")));
+
+static __attribute__((noinline)) int gen_pack_rmpp_stop(const struct ibstruct_rmpp_stop *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -2998,43 +1798,12 @@ IBSTRUCT_EXPORT int ibstruct_rmpp_stop_pack(const struct ibstruct_rmpp_stop *h, 
 	return 0;
 }
 
-static int gen_unpack_rmpp_stop(void *h, const void *buf, size_t len)
-{
-	return ibstruct_rmpp_stop_unpack((struct ibstruct_rmpp_stop *)h, buf, len);
-}
-
-static int gen_pack_rmpp_stop(const void *h, void *buf, size_t len)
-{
-	return ibstruct_rmpp_stop_pack((const struct ibstruct_rmpp_stop *)h, buf, len);
-}
-
-static const struct ibs_field fields_rmpp_stop[] = {
-	{ 1544, 0, 0, 224, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_stop, RMPPHeader), sizeof(((struct ibstruct_rmpp_stop *)0)->RMPPHeader), 0, -1, 0, -1, 22 },
-	{ 1649, 0, 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_stop, reserved_224), sizeof(((struct ibstruct_rmpp_stop *)0)->reserved_224), 15, -1, IBS_F_RESERVED, -1, -1 },
-	{ 895, 0, 256, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_stop, reserved_256), sizeof(((struct ibstruct_rmpp_stop *)0)->reserved_256), 16, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1662, 0, 288, 1760, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_rmpp_stop, errorData), 220, 17, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_rmpp_stop = {
-	.name = "RMPPStop",
-	.c_name = "rmpp_stop",
-	.desc = "RMPP STOP Packet",
-	.size = 256,
-	.host_size = sizeof(struct ibstruct_rmpp_stop),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 18,
-	.fields = fields_rmpp_stop,
-	.nfields = 4,
-	.unpack = gen_unpack_rmpp_stop,
-	.pack = gen_pack_rmpp_stop,
-};
+IBSTRUCT_EXPORT int ibstruct_rmpp_stop_pack(const struct ibstruct_rmpp_stop *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_rmpp_stop")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_rmpp_stop_desc(void)
 {
-	return &desc_rmpp_stop;
+	return &ibs_descs[26];
 }
 
 static inline void ibs_unpack_smp_format(struct ibstruct_smp_format *h, const uint8_t *p)
@@ -3084,7 +1853,7 @@ static inline int ibs_check_smp_format(const struct ibstruct_smp_format *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_format_unpack(struct ibstruct_smp_format *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_format(struct ibstruct_smp_format *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -3094,7 +1863,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_format_unpack(struct ibstruct_smp_format *h, co
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_format_pack(const struct ibstruct_smp_format *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_format_unpack(struct ibstruct_smp_format *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_format")));
+
+static __attribute__((noinline)) int gen_pack_smp_format(const struct ibstruct_smp_format *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -3110,54 +1882,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_format_pack(const struct ibstruct_smp_format *h
 	return 0;
 }
 
-static int gen_unpack_smp_format(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_format_unpack((struct ibstruct_smp_format *)h, buf, len);
-}
-
-static int gen_pack_smp_format(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_format_pack((const struct ibstruct_smp_format *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_format[] = {
-	{ 311, 323, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, baseVersion), sizeof(((struct ibstruct_smp_format *)0)->baseVersion), 0, -1, 0, -1, -1 },
-	{ 338, 348, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, mgmtClass), sizeof(((struct ibstruct_smp_format *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, 0, -1, -1 },
-	{ 361, 374, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, classVersion), sizeof(((struct ibstruct_smp_format *)0)->classVersion), 2, -1, 0, -1, -1 },
-	{ 513, 515, 24, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, R), sizeof(((struct ibstruct_smp_format *)0)->R), 3, -1, 0, -1, -1 },
-	{ 390, 529, 25, 7, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, method), sizeof(((struct ibstruct_smp_format *)0)->method), 4, -1, 0, -1, -1 },
-	{ 397, 404, 32, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, status), sizeof(((struct ibstruct_smp_format *)0)->status), 5, -1, 0, -1, -1 },
-	{ 414, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, classSpecific), sizeof(((struct ibstruct_smp_format *)0)->classSpecific), 6, -1, 0, -1, -1 },
-	{ 428, 442, 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, transactionID), sizeof(((struct ibstruct_smp_format *)0)->transactionID), 7, -1, 0, -1, -1 },
-	{ 450, 462, 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, attributeID), sizeof(((struct ibstruct_smp_format *)0)->attributeID), 8, -1, 0, -1, -1 },
-	{ 470, 0, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, reserved_144), sizeof(((struct ibstruct_smp_format *)0)->reserved_144), 9, -1, IBS_F_RESERVED, -1, -1 },
-	{ 483, 501, 160, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, attributeModifier), sizeof(((struct ibstruct_smp_format *)0)->attributeModifier), 10, -1, 0, -1, -1 },
-	{ 1672, 1677, 192, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format, MKey), sizeof(((struct ibstruct_smp_format *)0)->MKey), 11, -1, 0, -1, -1 },
-	{ 895, 0, 256, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, reserved_256), 32, 12, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1606, 0, 512, 512, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, data), 64, 13, -1, 0, -1, -1 },
-	{ 1685, 0, 1024, 1024, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format, reserved_1024), 128, 14, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_format = {
-	.name = "SMPFormat",
-	.c_name = "smp_format",
-	.desc = "SMP format, LID routed",
-	.size = 256,
-	.host_size = sizeof(struct ibstruct_smp_format),
-	.mgmt_class = 1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 15,
-	.fields = fields_smp_format,
-	.nfields = 15,
-	.unpack = gen_unpack_smp_format,
-	.pack = gen_pack_smp_format,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_format_pack(const struct ibstruct_smp_format *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_format")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_format_desc(void)
 {
-	return &desc_smp_format;
+	return &ibs_descs[27];
 }
 
 static inline void ibs_unpack_smp_format_directed(struct ibstruct_smp_format_directed *h, const uint8_t *p)
@@ -3221,7 +1951,7 @@ static inline int ibs_check_smp_format_directed(const struct ibstruct_smp_format
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_format_directed_unpack(struct ibstruct_smp_format_directed *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_format_directed(struct ibstruct_smp_format_directed *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -3231,7 +1961,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_format_directed_unpack(struct ibstruct_smp_form
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_format_directed_pack(const struct ibstruct_smp_format_directed *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_format_directed_unpack(struct ibstruct_smp_format_directed *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_format_directed")));
+
+static __attribute__((noinline)) int gen_pack_smp_format_directed(const struct ibstruct_smp_format_directed *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -3247,59 +1980,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_format_directed_pack(const struct ibstruct_smp_
 	return 0;
 }
 
-static int gen_unpack_smp_format_directed(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_format_directed_unpack((struct ibstruct_smp_format_directed *)h, buf, len);
-}
-
-static int gen_pack_smp_format_directed(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_format_directed_pack((const struct ibstruct_smp_format_directed *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_format_directed[] = {
-	{ 311, 323, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, baseVersion), sizeof(((struct ibstruct_smp_format_directed *)0)->baseVersion), 0, -1, 0, -1, -1 },
-	{ 338, 348, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, mgmtClass), sizeof(((struct ibstruct_smp_format_directed *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, 0, -1, -1 },
-	{ 361, 374, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, classVersion), sizeof(((struct ibstruct_smp_format_directed *)0)->classVersion), 2, -1, 0, -1, -1 },
-	{ 513, 515, 24, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, R), sizeof(((struct ibstruct_smp_format_directed *)0)->R), 3, -1, 0, -1, -1 },
-	{ 390, 529, 25, 7, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, method), sizeof(((struct ibstruct_smp_format_directed *)0)->method), 4, -1, 0, -1, -1 },
-	{ 539, 541, 32, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, D), sizeof(((struct ibstruct_smp_format_directed *)0)->D), 5, -1, 0, -1, -1 },
-	{ 397, 556, 33, 15, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, status), sizeof(((struct ibstruct_smp_format_directed *)0)->status), 6, -1, 0, -1, -1 },
-	{ 568, 579, 48, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, hopPointer), sizeof(((struct ibstruct_smp_format_directed *)0)->hopPointer), 7, -1, 0, -1, -1 },
-	{ 591, 600, 56, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, hopCount), sizeof(((struct ibstruct_smp_format_directed *)0)->hopCount), 8, -1, 0, -1, -1 },
-	{ 428, 442, 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, transactionID), sizeof(((struct ibstruct_smp_format_directed *)0)->transactionID), 9, -1, 0, -1, -1 },
-	{ 450, 462, 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, attributeID), sizeof(((struct ibstruct_smp_format_directed *)0)->attributeID), 10, -1, 0, -1, -1 },
-	{ 470, 0, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, reserved_144), sizeof(((struct ibstruct_smp_format_directed *)0)->reserved_144), 11, -1, IBS_F_RESERVED, -1, -1 },
-	{ 483, 501, 160, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, attributeModifier), sizeof(((struct ibstruct_smp_format_directed *)0)->attributeModifier), 12, -1, 0, -1, -1 },
-	{ 1672, 1677, 192, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_format_directed, MKey), sizeof(((struct ibstruct_smp_format_directed *)0)->MKey), 13, -1, 0, -1, -1 },
-	{ 1699, 1706, 256, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, drSLID), sizeof(((struct ibstruct_smp_format_directed *)0)->drSLID), 14, -1, 0, -1, -1 },
-	{ 1716, 1723, 272, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, drDLID), sizeof(((struct ibstruct_smp_format_directed *)0)->drDLID), 15, -1, 0, -1, -1 },
-	{ 1636, 0, 288, 224, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, reserved_288), 28, 16, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1606, 0, 512, 512, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, data), 64, 17, -1, 0, -1, -1 },
-	{ 1733, 1745, 1024, 512, 1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, initialPath), 64, 18, -1, 0, -1, -1 },
-	{ 1755, 1766, 1536, 512, 1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_format_directed, returnPath), 64, 19, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_format_directed = {
-	.name = "SMPFormatDirected",
-	.c_name = "smp_format_directed",
-	.desc = "SMP format, directed route",
-	.size = 256,
-	.host_size = sizeof(struct ibstruct_smp_format_directed),
-	.mgmt_class = 129,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 20,
-	.fields = fields_smp_format_directed,
-	.nfields = 20,
-	.unpack = gen_unpack_smp_format_directed,
-	.pack = gen_pack_smp_format_directed,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_format_directed_pack(const struct ibstruct_smp_format_directed *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_format_directed")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_format_directed_desc(void)
 {
-	return &desc_smp_format_directed;
+	return &ibs_descs[28];
 }
 
 static inline void ibs_unpack_smp_notice(struct ibstruct_smp_notice *h, const uint8_t *p)
@@ -3341,7 +2027,7 @@ static inline int ibs_check_smp_notice(const struct ibstruct_smp_notice *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_notice_unpack(struct ibstruct_smp_notice *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_notice(struct ibstruct_smp_notice *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -3351,7 +2037,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_notice_unpack(struct ibstruct_smp_notice *h, co
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_notice_pack(const struct ibstruct_smp_notice *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_notice_unpack(struct ibstruct_smp_notice *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_notice")));
+
+static __attribute__((noinline)) int gen_pack_smp_notice(const struct ibstruct_smp_notice *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -3367,47 +2056,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_notice_pack(const struct ibstruct_smp_notice *h
 	return 0;
 }
 
-static int gen_unpack_smp_notice(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_notice_unpack((struct ibstruct_smp_notice *)h, buf, len);
-}
-
-static int gen_pack_smp_notice(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_notice_pack((const struct ibstruct_smp_notice *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_notice[] = {
-	{ 1094, 1104, 0, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, isGeneric), sizeof(((struct ibstruct_smp_notice *)0)->isGeneric), 0, -1, 0, -1, -1 },
-	{ 1120, 1131, 1, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, noticeType), sizeof(((struct ibstruct_smp_notice *)0)->noticeType), 1, -1, 0, -1, -1 },
-	{ 1142, 1151, 8, 24, 1, IBS_T_UINT, IBS_FMT_NODE_TYPE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, nodeType), sizeof(((struct ibstruct_smp_notice *)0)->nodeType), 2, -1, 0, -1, -1 },
-	{ 1170, 1181, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, trapNumber), sizeof(((struct ibstruct_smp_notice *)0)->trapNumber), 3, -1, 0, -1, -1 },
-	{ 1198, 1208, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, issuerLID), sizeof(((struct ibstruct_smp_notice *)0)->issuerLID), 4, -1, 0, -1, -1 },
-	{ 1224, 1237, 64, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, noticeToggle), sizeof(((struct ibstruct_smp_notice *)0)->noticeToggle), 5, -1, 0, -1, -1 },
-	{ 1250, 1262, 65, 15, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, noticeCount), sizeof(((struct ibstruct_smp_notice *)0)->noticeCount), 6, -1, 0, -1, -1 },
-	{ 1274, 1286, 80, 432, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice, dataDetails), 54, 7, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_notice = {
-	.name = "SMPNoticeTrap",
-	.c_name = "smp_notice",
-	.desc = "Notice (trap) in an SMP",
-	.size = 64,
-	.host_size = sizeof(struct ibstruct_smp_notice),
-	.mgmt_class = 1,
-	.attr_id = 2,
-	.methods = 0x000000a6u,
-	.record = 0,
-	.ncm = 8,
-	.fields = fields_smp_notice,
-	.nfields = 8,
-	.unpack = gen_unpack_smp_notice,
-	.pack = gen_pack_smp_notice,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_notice_pack(const struct ibstruct_smp_notice *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_notice")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_notice_desc(void)
 {
-	return &desc_smp_notice;
+	return &ibs_descs[29];
 }
 
 static inline void ibs_unpack_smp_notice_trap64_data_details(struct ibstruct_smp_notice_trap64_data_details *h, const uint8_t *p)
@@ -3432,7 +2086,7 @@ static inline int ibs_check_smp_notice_trap64_data_details(const struct ibstruct
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_notice_trap64_data_details_unpack(struct ibstruct_smp_notice_trap64_data_details *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_notice_trap64_data_details(struct ibstruct_smp_notice_trap64_data_details *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -3442,7 +2096,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_notice_trap64_data_details_unpack(struct ibstru
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_notice_trap64_data_details_pack(const struct ibstruct_smp_notice_trap64_data_details *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_notice_trap64_data_details_unpack(struct ibstruct_smp_notice_trap64_data_details *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_notice_trap64_data_details")));
+
+static __attribute__((noinline)) int gen_pack_smp_notice_trap64_data_details(const struct ibstruct_smp_notice_trap64_data_details *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -3458,43 +2115,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_notice_trap64_data_details_pack(const struct ib
 	return 0;
 }
 
-static int gen_unpack_smp_notice_trap64_data_details(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_notice_trap64_data_details_unpack((struct ibstruct_smp_notice_trap64_data_details *)h, buf, len);
-}
-
-static int gen_pack_smp_notice_trap64_data_details(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_notice_trap64_data_details_pack((const struct ibstruct_smp_notice_trap64_data_details *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_notice_trap64_data_details[] = {
-	{ 57, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap64_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap64_data_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1779, 0, 16, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap64_data_details, reserved_16), sizeof(((struct ibstruct_smp_notice_trap64_data_details *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1791, 0, 48, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap64_data_details, gidAddr), sizeof(((struct ibstruct_smp_notice_trap64_data_details *)0)->gidAddr), 2, -1, 0, -1, -1 },
-	{ 1799, 0, 176, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap64_data_details, reserved_176), 32, 3, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_notice_trap64_data_details = {
-	.name = "SMPNoticeTrap64DataDetails",
-	.c_name = "smp_notice_trap64_data_details",
-	.desc = "Notice DataDetails for traps 64, 65, 66 and 67",
-	.size = 54,
-	.host_size = sizeof(struct ibstruct_smp_notice_trap64_data_details),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 4,
-	.fields = fields_smp_notice_trap64_data_details,
-	.nfields = 4,
-	.unpack = gen_unpack_smp_notice_trap64_data_details,
-	.pack = gen_pack_smp_notice_trap64_data_details,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_notice_trap64_data_details_pack(const struct ibstruct_smp_notice_trap64_data_details *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_notice_trap64_data_details")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_notice_trap64_data_details_desc(void)
 {
-	return &desc_smp_notice_trap64_data_details;
+	return &ibs_descs[30];
 }
 
 static inline void ibs_unpack_smp_notice_trap128_data_details(struct ibstruct_smp_notice_trap128_data_details *h, const uint8_t *p)
@@ -3515,7 +2141,7 @@ static inline int ibs_check_smp_notice_trap128_data_details(const struct ibstruc
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_notice_trap128_data_details_unpack(struct ibstruct_smp_notice_trap128_data_details *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_notice_trap128_data_details(struct ibstruct_smp_notice_trap128_data_details *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -3525,7 +2151,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_notice_trap128_data_details_unpack(struct ibstr
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_notice_trap128_data_details_pack(const struct ibstruct_smp_notice_trap128_data_details *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_notice_trap128_data_details_unpack(struct ibstruct_smp_notice_trap128_data_details *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_notice_trap128_data_details")));
+
+static __attribute__((noinline)) int gen_pack_smp_notice_trap128_data_details(const struct ibstruct_smp_notice_trap128_data_details *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -3541,41 +2170,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_notice_trap128_data_details_pack(const struct i
 	return 0;
 }
 
-static int gen_unpack_smp_notice_trap128_data_details(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_notice_trap128_data_details_unpack((struct ibstruct_smp_notice_trap128_data_details *)h, buf, len);
-}
-
-static int gen_pack_smp_notice_trap128_data_details(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_notice_trap128_data_details_pack((const struct ibstruct_smp_notice_trap128_data_details *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_notice_trap128_data_details[] = {
-	{ 1812, 1820, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap128_data_details, lidAddr), sizeof(((struct ibstruct_smp_notice_trap128_data_details *)0)->lidAddr), 0, -1, 0, -1, -1 },
-	{ 1779, 0, 16, 416, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap128_data_details, reserved_16), 52, 1, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_notice_trap128_data_details = {
-	.name = "SMPNoticeTrap128DataDetails",
-	.c_name = "smp_notice_trap128_data_details",
-	.desc = "Notice DataDetails for trap 128",
-	.size = 54,
-	.host_size = sizeof(struct ibstruct_smp_notice_trap128_data_details),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 2,
-	.fields = fields_smp_notice_trap128_data_details,
-	.nfields = 2,
-	.unpack = gen_unpack_smp_notice_trap128_data_details,
-	.pack = gen_pack_smp_notice_trap128_data_details,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_notice_trap128_data_details_pack(const struct ibstruct_smp_notice_trap128_data_details *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_notice_trap128_data_details")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_notice_trap128_data_details_desc(void)
 {
-	return &desc_smp_notice_trap128_data_details;
+	return &ibs_descs[31];
 }
 
 static inline void ibs_unpack_smp_notice_trap129_data_details(struct ibstruct_smp_notice_trap129_data_details *h, const uint8_t *p)
@@ -3602,7 +2202,7 @@ static inline int ibs_check_smp_notice_trap129_data_details(const struct ibstruc
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_notice_trap129_data_details_unpack(struct ibstruct_smp_notice_trap129_data_details *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_notice_trap129_data_details(struct ibstruct_smp_notice_trap129_data_details *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -3612,7 +2212,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_notice_trap129_data_details_unpack(struct ibstr
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_notice_trap129_data_details_pack(const struct ibstruct_smp_notice_trap129_data_details *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_notice_trap129_data_details_unpack(struct ibstruct_smp_notice_trap129_data_details *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_notice_trap129_data_details")));
+
+static __attribute__((noinline)) int gen_pack_smp_notice_trap129_data_details(const struct ibstruct_smp_notice_trap129_data_details *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -3628,44 +2231,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_notice_trap129_data_details_pack(const struct i
 	return 0;
 }
 
-static int gen_unpack_smp_notice_trap129_data_details(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_notice_trap129_data_details_unpack((struct ibstruct_smp_notice_trap129_data_details *)h, buf, len);
-}
-
-static int gen_pack_smp_notice_trap129_data_details(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_notice_trap129_data_details_pack((const struct ibstruct_smp_notice_trap129_data_details *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_notice_trap129_data_details[] = {
-	{ 57, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap129_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap129_data_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1812, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap129_data_details, lidAddr), sizeof(((struct ibstruct_smp_notice_trap129_data_details *)0)->lidAddr), 1, -1, 0, -1, -1 },
-	{ 1834, 0, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap129_data_details, portNum), sizeof(((struct ibstruct_smp_notice_trap129_data_details *)0)->portNum), 2, -1, 0, -1, -1 },
-	{ 1842, 0, 40, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap129_data_details, reserved_40), sizeof(((struct ibstruct_smp_notice_trap129_data_details *)0)->reserved_40), 3, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1854, 0, 48, 384, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap129_data_details, reserved_48), 48, 4, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_notice_trap129_data_details = {
-	.name = "SMPNoticeTrap129DataDetails",
-	.c_name = "smp_notice_trap129_data_details",
-	.desc = "Notice DataDetails for traps 129, 130 and 131",
-	.size = 54,
-	.host_size = sizeof(struct ibstruct_smp_notice_trap129_data_details),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 5,
-	.fields = fields_smp_notice_trap129_data_details,
-	.nfields = 5,
-	.unpack = gen_unpack_smp_notice_trap129_data_details,
-	.pack = gen_pack_smp_notice_trap129_data_details,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_notice_trap129_data_details_pack(const struct ibstruct_smp_notice_trap129_data_details *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_notice_trap129_data_details")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_notice_trap129_data_details_desc(void)
 {
-	return &desc_smp_notice_trap129_data_details;
+	return &ibs_descs[32];
 }
 
 static inline void ibs_unpack_smp_notice_trap144_data_details(struct ibstruct_smp_notice_trap144_data_details *h, const uint8_t *p)
@@ -3729,7 +2300,7 @@ static inline int ibs_check_smp_notice_trap144_data_details(const struct ibstruc
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_notice_trap144_data_details_unpack(struct ibstruct_smp_notice_trap144_data_details *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_notice_trap144_data_details(struct ibstruct_smp_notice_trap144_data_details *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -3739,7 +2310,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_notice_trap144_data_details_unpack(struct ibstr
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_notice_trap144_data_details_pack(const struct ibstruct_smp_notice_trap144_data_details *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_notice_trap144_data_details_unpack(struct ibstruct_smp_notice_trap144_data_details *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_notice_trap144_data_details")));
+
+static __attribute__((noinline)) int gen_pack_smp_notice_trap144_data_details(const struct ibstruct_smp_notice_trap144_data_details *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -3755,54 +2329,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_notice_trap144_data_details_pack(const struct i
 	return 0;
 }
 
-static int gen_unpack_smp_notice_trap144_data_details(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_notice_trap144_data_details_unpack((struct ibstruct_smp_notice_trap144_data_details *)h, buf, len);
-}
-
-static int gen_pack_smp_notice_trap144_data_details(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_notice_trap144_data_details_pack((const struct ibstruct_smp_notice_trap144_data_details *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_notice_trap144_data_details[] = {
-	{ 57, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1812, 1866, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, lidAddr), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->lidAddr), 1, -1, 0, -1, -1 },
-	{ 33, 0, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, reserved_32), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->reserved_32), 2, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1842, 0, 40, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, reserved_40), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->reserved_40), 3, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1887, 0, 47, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, otherLocalChanges), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->otherLocalChanges), 4, -1, 0, -1, -1 },
-	{ 667, 1905, 48, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_notice_trap144_data_details, capabilityMask), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->capabilityMask), 5, -1, 0, -1, -1 },
-	{ 1930, 0, 80, 10, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, reserved_80), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->reserved_80), 6, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1942, 0, 90, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, capabilityMask2Change), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->capabilityMask2Change), 7, -1, 0, -1, -1 },
-	{ 1964, 0, 91, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, hierarchyInfoChange), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->hierarchyInfoChange), 8, -1, 0, -1, -1 },
-	{ 1984, 0, 92, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, SMPriorityChange), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->SMPriorityChange), 9, -1, 0, -1, -1 },
-	{ 2001, 0, 93, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, linkSpeedEnabledChange), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->linkSpeedEnabledChange), 10, -1, 0, -1, -1 },
-	{ 2024, 0, 94, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, linkWidthEnabledChange), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->linkWidthEnabledChange), 11, -1, 0, -1, -1 },
-	{ 2047, 0, 95, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, nodeDescriptionChange), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->nodeDescriptionChange), 12, -1, 0, -1, -1 },
-	{ 697, 0, 96, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_notice_trap144_data_details, capabilityMask2), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->capabilityMask2), 13, -1, 0, -1, -1 },
-	{ 2069, 0, 112, 320, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap144_data_details, reserved_112), 40, 14, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_notice_trap144_data_details = {
-	.name = "SMPNoticeTrap144DataDetails",
-	.c_name = "smp_notice_trap144_data_details",
-	.desc = "Notice DataDetails for trap 144",
-	.size = 54,
-	.host_size = sizeof(struct ibstruct_smp_notice_trap144_data_details),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 15,
-	.fields = fields_smp_notice_trap144_data_details,
-	.nfields = 15,
-	.unpack = gen_unpack_smp_notice_trap144_data_details,
-	.pack = gen_pack_smp_notice_trap144_data_details,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_notice_trap144_data_details_pack(const struct ibstruct_smp_notice_trap144_data_details *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_notice_trap144_data_details")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_notice_trap144_data_details_desc(void)
 {
-	return &desc_smp_notice_trap144_data_details;
+	return &ibs_descs[33];
 }
 
 static inline void ibs_unpack_smp_notice_trap145_data_details(struct ibstruct_smp_notice_trap145_data_details *h, const uint8_t *p)
@@ -3829,7 +2361,7 @@ static inline int ibs_check_smp_notice_trap145_data_details(const struct ibstruc
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_notice_trap145_data_details_unpack(struct ibstruct_smp_notice_trap145_data_details *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_notice_trap145_data_details(struct ibstruct_smp_notice_trap145_data_details *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -3839,7 +2371,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_notice_trap145_data_details_unpack(struct ibstr
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_notice_trap145_data_details_pack(const struct ibstruct_smp_notice_trap145_data_details *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_notice_trap145_data_details_unpack(struct ibstruct_smp_notice_trap145_data_details *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_notice_trap145_data_details")));
+
+static __attribute__((noinline)) int gen_pack_smp_notice_trap145_data_details(const struct ibstruct_smp_notice_trap145_data_details *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -3855,44 +2390,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_notice_trap145_data_details_pack(const struct i
 	return 0;
 }
 
-static int gen_unpack_smp_notice_trap145_data_details(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_notice_trap145_data_details_unpack((struct ibstruct_smp_notice_trap145_data_details *)h, buf, len);
-}
-
-static int gen_pack_smp_notice_trap145_data_details(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_notice_trap145_data_details_pack((const struct ibstruct_smp_notice_trap145_data_details *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_notice_trap145_data_details[] = {
-	{ 57, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap145_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap145_data_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1812, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap145_data_details, lidAddr), sizeof(((struct ibstruct_smp_notice_trap145_data_details *)0)->lidAddr), 1, -1, 0, -1, -1 },
-	{ 33, 0, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap145_data_details, reserved_32), sizeof(((struct ibstruct_smp_notice_trap145_data_details *)0)->reserved_32), 2, -1, IBS_F_RESERVED, -1, -1 },
-	{ 2082, 0, 48, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap145_data_details, systemImageGUID), sizeof(((struct ibstruct_smp_notice_trap145_data_details *)0)->systemImageGUID), 3, -1, 0, -1, -1 },
-	{ 2069, 0, 112, 320, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap145_data_details, reserved_112), 40, 4, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_notice_trap145_data_details = {
-	.name = "SMPNoticeTrap145DataDetails",
-	.c_name = "smp_notice_trap145_data_details",
-	.desc = "Notice DataDetails for trap 145",
-	.size = 54,
-	.host_size = sizeof(struct ibstruct_smp_notice_trap145_data_details),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 5,
-	.fields = fields_smp_notice_trap145_data_details,
-	.nfields = 5,
-	.unpack = gen_unpack_smp_notice_trap145_data_details,
-	.pack = gen_pack_smp_notice_trap145_data_details,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_notice_trap145_data_details_pack(const struct ibstruct_smp_notice_trap145_data_details *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_notice_trap145_data_details")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_notice_trap145_data_details_desc(void)
 {
-	return &desc_smp_notice_trap145_data_details;
+	return &ibs_descs[34];
 }
 
 static inline void ibs_unpack_smp_notice_trap256_data_details(struct ibstruct_smp_notice_trap256_data_details *h, const uint8_t *p)
@@ -3944,7 +2447,7 @@ static inline int ibs_check_smp_notice_trap256_data_details(const struct ibstruc
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_notice_trap256_data_details_unpack(struct ibstruct_smp_notice_trap256_data_details *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_notice_trap256_data_details(struct ibstruct_smp_notice_trap256_data_details *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -3954,7 +2457,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_notice_trap256_data_details_unpack(struct ibstr
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_notice_trap256_data_details_pack(const struct ibstruct_smp_notice_trap256_data_details *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_notice_trap256_data_details_unpack(struct ibstruct_smp_notice_trap256_data_details *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_notice_trap256_data_details")));
+
+static __attribute__((noinline)) int gen_pack_smp_notice_trap256_data_details(const struct ibstruct_smp_notice_trap256_data_details *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -3970,52 +2476,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_notice_trap256_data_details_pack(const struct i
 	return 0;
 }
 
-static int gen_unpack_smp_notice_trap256_data_details(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_notice_trap256_data_details_unpack((struct ibstruct_smp_notice_trap256_data_details *)h, buf, len);
-}
-
-static int gen_pack_smp_notice_trap256_data_details(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_notice_trap256_data_details_pack((const struct ibstruct_smp_notice_trap256_data_details *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_notice_trap256_data_details[] = {
-	{ 57, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1812, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, lidAddr), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->lidAddr), 1, -1, 0, -1, -1 },
-	{ 1699, 0, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, drSLID), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->drSLID), 2, -1, 0, -1, -1 },
-	{ 390, 0, 48, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_notice_trap256_data_details, method), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->method), 3, -1, 0, -1, -1 },
-	{ 2098, 0, 56, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, reserved_56), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->reserved_56), 4, -1, IBS_F_RESERVED, -1, -1 },
-	{ 450, 0, 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_notice_trap256_data_details, attributeID), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->attributeID), 5, -1, 0, -1, -1 },
-	{ 483, 0, 80, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, attributeModifier), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->attributeModifier), 6, -1, 0, -1, -1 },
-	{ 1672, 0, 112, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, MKey), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->MKey), 7, -1, 0, -1, -1 },
-	{ 1799, 0, 176, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, reserved_176), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->reserved_176), 8, -1, IBS_F_RESERVED, -1, -1 },
-	{ 2110, 0, 184, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, drNotice), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->drNotice), 9, -1, 0, -1, -1 },
-	{ 2119, 0, 185, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, drPathTruncated), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->drPathTruncated), 10, -1, 0, -1, -1 },
-	{ 2135, 0, 186, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, drHopCount), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->drHopCount), 11, -1, 0, -1, -1 },
-	{ 2146, 0, 192, 8, 30, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap256_data_details, drNoticeReturnPath), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->drNoticeReturnPath[0]), 12, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_notice_trap256_data_details = {
-	.name = "SMPNoticeTrap256DataDetails",
-	.c_name = "smp_notice_trap256_data_details",
-	.desc = "Notice DataDetails for trap 256",
-	.size = 54,
-	.host_size = sizeof(struct ibstruct_smp_notice_trap256_data_details),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 42,
-	.fields = fields_smp_notice_trap256_data_details,
-	.nfields = 13,
-	.unpack = gen_unpack_smp_notice_trap256_data_details,
-	.pack = gen_pack_smp_notice_trap256_data_details,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_notice_trap256_data_details_pack(const struct ibstruct_smp_notice_trap256_data_details *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_notice_trap256_data_details")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_notice_trap256_data_details_desc(void)
 {
-	return &desc_smp_notice_trap256_data_details;
+	return &ibs_descs[35];
 }
 
 static inline void ibs_unpack_smp_notice_trap257_data_details(struct ibstruct_smp_notice_trap257_data_details *h, const uint8_t *p)
@@ -4063,7 +2529,7 @@ static inline int ibs_check_smp_notice_trap257_data_details(const struct ibstruc
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_notice_trap257_data_details_unpack(struct ibstruct_smp_notice_trap257_data_details *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_notice_trap257_data_details(struct ibstruct_smp_notice_trap257_data_details *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -4073,7 +2539,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_notice_trap257_data_details_unpack(struct ibstr
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_notice_trap257_data_details_pack(const struct ibstruct_smp_notice_trap257_data_details *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_notice_trap257_data_details_unpack(struct ibstruct_smp_notice_trap257_data_details *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_notice_trap257_data_details")));
+
+static __attribute__((noinline)) int gen_pack_smp_notice_trap257_data_details(const struct ibstruct_smp_notice_trap257_data_details *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -4089,51 +2558,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_notice_trap257_data_details_pack(const struct i
 	return 0;
 }
 
-static int gen_unpack_smp_notice_trap257_data_details(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_notice_trap257_data_details_unpack((struct ibstruct_smp_notice_trap257_data_details *)h, buf, len);
-}
-
-static int gen_pack_smp_notice_trap257_data_details(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_notice_trap257_data_details_pack((const struct ibstruct_smp_notice_trap257_data_details *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_notice_trap257_data_details[] = {
-	{ 57, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 2165, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, lidAddr1), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->lidAddr1), 1, -1, 0, -1, -1 },
-	{ 2174, 0, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, lidAddr2), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->lidAddr2), 2, -1, 0, -1, -1 },
-	{ 2183, 0, 48, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, key), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->key), 3, -1, 0, -1, -1 },
-	{ 9, 0, 80, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, SL), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->SL), 4, -1, 0, -1, -1 },
-	{ 2187, 0, 84, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, reserved_84), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->reserved_84), 5, -1, IBS_F_RESERVED, -1, -1 },
-	{ 2199, 0, 88, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, qp1), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->qp1), 6, -1, 0, -1, -1 },
-	{ 2069, 0, 112, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, reserved_112), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->reserved_112), 7, -1, IBS_F_RESERVED, -1, -1 },
-	{ 2203, 0, 120, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, qp2), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->qp2), 8, -1, 0, -1, -1 },
-	{ 2207, 0, 144, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, gidAddr1), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->gidAddr1), 9, -1, 0, -1, -1 },
-	{ 2216, 0, 272, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, gidAddr2), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->gidAddr2), 10, -1, 0, -1, -1 },
-	{ 2225, 0, 400, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap257_data_details, reserved_400), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->reserved_400), 11, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_notice_trap257_data_details = {
-	.name = "SMPNoticeTrap257DataDetails",
-	.c_name = "smp_notice_trap257_data_details",
-	.desc = "Notice DataDetails for traps 257 and 258",
-	.size = 54,
-	.host_size = sizeof(struct ibstruct_smp_notice_trap257_data_details),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 12,
-	.fields = fields_smp_notice_trap257_data_details,
-	.nfields = 12,
-	.unpack = gen_unpack_smp_notice_trap257_data_details,
-	.pack = gen_pack_smp_notice_trap257_data_details,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_notice_trap257_data_details_pack(const struct ibstruct_smp_notice_trap257_data_details *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_notice_trap257_data_details")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_notice_trap257_data_details_desc(void)
 {
-	return &desc_smp_notice_trap257_data_details;
+	return &ibs_descs[36];
 }
 
 static inline void ibs_unpack_smp_notice_trap259_data_details(struct ibstruct_smp_notice_trap259_data_details *h, const uint8_t *p)
@@ -4187,7 +2617,7 @@ static inline int ibs_check_smp_notice_trap259_data_details(const struct ibstruc
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_notice_trap259_data_details_unpack(struct ibstruct_smp_notice_trap259_data_details *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_notice_trap259_data_details(struct ibstruct_smp_notice_trap259_data_details *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -4197,7 +2627,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_notice_trap259_data_details_unpack(struct ibstr
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_notice_trap259_data_details_pack(const struct ibstruct_smp_notice_trap259_data_details *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_notice_trap259_data_details_unpack(struct ibstruct_smp_notice_trap259_data_details *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_notice_trap259_data_details")));
+
+static __attribute__((noinline)) int gen_pack_smp_notice_trap259_data_details(const struct ibstruct_smp_notice_trap259_data_details *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -4213,53 +2646,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_notice_trap259_data_details_pack(const struct i
 	return 0;
 }
 
-static int gen_unpack_smp_notice_trap259_data_details(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_notice_trap259_data_details_unpack((struct ibstruct_smp_notice_trap259_data_details *)h, buf, len);
-}
-
-static int gen_pack_smp_notice_trap259_data_details(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_notice_trap259_data_details_pack((const struct ibstruct_smp_notice_trap259_data_details *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_notice_trap259_data_details[] = {
-	{ 2238, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_notice_trap259_data_details, dataValid), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->dataValid), 0, -1, 0, -1, -1 },
-	{ 2165, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, lidAddr1), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->lidAddr1), 1, -1, 0, -1, -1 },
-	{ 2174, 0, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, lidAddr2), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->lidAddr2), 2, -1, 0, -1, -1 },
-	{ 185, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_notice_trap259_data_details, PKey), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->PKey), 3, -1, 0, -1, -1 },
-	{ 9, 0, 64, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, SL), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->SL), 4, -1, 0, -1, -1 },
-	{ 2248, 0, 68, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, reserved_68), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->reserved_68), 5, -1, IBS_F_RESERVED, -1, -1 },
-	{ 2199, 0, 72, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, qp1), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->qp1), 6, -1, 0, -1, -1 },
-	{ 2260, 0, 96, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, reserved_96), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->reserved_96), 7, -1, IBS_F_RESERVED, -1, -1 },
-	{ 2203, 0, 104, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, qp2), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->qp2), 8, -1, 0, -1, -1 },
-	{ 2207, 0, 128, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, gidAddr1), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->gidAddr1), 9, -1, 0, -1, -1 },
-	{ 2216, 0, 256, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, gidAddr2), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->gidAddr2), 10, -1, 0, -1, -1 },
-	{ 2272, 0, 384, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, swLidAddr), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->swLidAddr), 11, -1, 0, -1, -1 },
-	{ 1834, 0, 400, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, portNum), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->portNum), 12, -1, 0, -1, -1 },
-	{ 2282, 0, 408, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_notice_trap259_data_details, reserved_408), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->reserved_408), 13, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_notice_trap259_data_details = {
-	.name = "SMPNoticeTrap259DataDetails",
-	.c_name = "smp_notice_trap259_data_details",
-	.desc = "Notice DataDetails for trap 259",
-	.size = 54,
-	.host_size = sizeof(struct ibstruct_smp_notice_trap259_data_details),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 14,
-	.fields = fields_smp_notice_trap259_data_details,
-	.nfields = 14,
-	.unpack = gen_unpack_smp_notice_trap259_data_details,
-	.pack = gen_pack_smp_notice_trap259_data_details,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_notice_trap259_data_details_pack(const struct ibstruct_smp_notice_trap259_data_details *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_notice_trap259_data_details")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_notice_trap259_data_details_desc(void)
 {
-	return &desc_smp_notice_trap259_data_details;
+	return &ibs_descs[37];
 }
 
 static inline void ibs_unpack_smp_node_description(struct ibstruct_smp_node_description *h, const uint8_t *p)
@@ -4278,7 +2670,7 @@ static inline int ibs_check_smp_node_description(const struct ibstruct_smp_node_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_node_description_unpack(struct ibstruct_smp_node_description *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_node_description(struct ibstruct_smp_node_description *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -4288,7 +2680,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_node_description_unpack(struct ibstruct_smp_nod
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_node_description_pack(const struct ibstruct_smp_node_description *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_node_description_unpack(struct ibstruct_smp_node_description *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_node_description")));
+
+static __attribute__((noinline)) int gen_pack_smp_node_description(const struct ibstruct_smp_node_description *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -4304,40 +2699,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_node_description_pack(const struct ibstruct_smp
 	return 0;
 }
 
-static int gen_unpack_smp_node_description(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_node_description_unpack((struct ibstruct_smp_node_description *)h, buf, len);
-}
-
-static int gen_pack_smp_node_description(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_node_description_pack((const struct ibstruct_smp_node_description *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_node_description[] = {
-	{ 2295, 2306, 0, 512, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_description, nodeString), 64, 0, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_node_description = {
-	.name = "SMPNodeDescription",
-	.c_name = "smp_node_description",
-	.desc = "Node description string",
-	.size = 64,
-	.host_size = sizeof(struct ibstruct_smp_node_description),
-	.mgmt_class = 1,
-	.attr_id = 16,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 1,
-	.fields = fields_smp_node_description,
-	.nfields = 1,
-	.unpack = gen_unpack_smp_node_description,
-	.pack = gen_pack_smp_node_description,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_node_description_pack(const struct ibstruct_smp_node_description *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_node_description")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_node_description_desc(void)
 {
-	return &desc_smp_node_description;
+	return &ibs_descs[38];
 }
 
 static inline void ibs_unpack_smp_node_info(struct ibstruct_smp_node_info *h, const uint8_t *p)
@@ -4379,7 +2746,7 @@ static inline int ibs_check_smp_node_info(const struct ibstruct_smp_node_info *h
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_node_info_unpack(struct ibstruct_smp_node_info *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_node_info(struct ibstruct_smp_node_info *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -4389,7 +2756,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_node_info_unpack(struct ibstruct_smp_node_info 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_node_info_pack(const struct ibstruct_smp_node_info *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_node_info_unpack(struct ibstruct_smp_node_info *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_node_info")));
+
+static __attribute__((noinline)) int gen_pack_smp_node_info(const struct ibstruct_smp_node_info *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -4405,51 +2775,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_node_info_pack(const struct ibstruct_smp_node_i
 	return 0;
 }
 
-static int gen_unpack_smp_node_info(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_node_info_unpack((struct ibstruct_smp_node_info *)h, buf, len);
-}
-
-static int gen_pack_smp_node_info(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_node_info_pack((const struct ibstruct_smp_node_info *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_node_info[] = {
-	{ 311, 2315, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, baseVersion), sizeof(((struct ibstruct_smp_node_info *)0)->baseVersion), 0, -1, 0, -1, -1 },
-	{ 361, 2324, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, classVersion), sizeof(((struct ibstruct_smp_node_info *)0)->classVersion), 1, -1, 0, -1, -1 },
-	{ 1142, 2334, 16, 8, 1, IBS_T_UINT, IBS_FMT_NODE_TYPE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, nodeType), sizeof(((struct ibstruct_smp_node_info *)0)->nodeType), 2, IBSTRUCT_ENUM_NODE_TYPE, 0, -1, -1 },
-	{ 2343, 2352, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, numPorts), sizeof(((struct ibstruct_smp_node_info *)0)->numPorts), 3, -1, 0, -1, -1 },
-	{ 2082, 2361, 32, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, systemImageGUID), sizeof(((struct ibstruct_smp_node_info *)0)->systemImageGUID), 4, -1, 0, -1, -1 },
-	{ 2372, 2381, 96, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, nodeGUID), sizeof(((struct ibstruct_smp_node_info *)0)->nodeGUID), 5, -1, 0, -1, -1 },
-	{ 2386, 2395, 160, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, portGUID), sizeof(((struct ibstruct_smp_node_info *)0)->portGUID), 6, -1, 0, -1, -1 },
-	{ 2404, 2417, 224, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, partitionCap), sizeof(((struct ibstruct_smp_node_info *)0)->partitionCap), 7, -1, 0, -1, -1 },
-	{ 2425, 2434, 240, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, deviceID), sizeof(((struct ibstruct_smp_node_info *)0)->deviceID), 8, -1, 0, -1, -1 },
-	{ 2440, 2449, 256, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, revision), sizeof(((struct ibstruct_smp_node_info *)0)->revision), 9, -1, 0, -1, -1 },
-	{ 2458, 2471, 288, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, localPortNum), sizeof(((struct ibstruct_smp_node_info *)0)->localPortNum), 10, -1, 0, -1, -1 },
-	{ 2481, 2490, 296, 24, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_node_info, vendorID), sizeof(((struct ibstruct_smp_node_info *)0)->vendorID), 11, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_node_info = {
-	.name = "SMPNodeInfo",
-	.c_name = "smp_node_info",
-	.desc = "Node information",
-	.size = 40,
-	.host_size = sizeof(struct ibstruct_smp_node_info),
-	.mgmt_class = 1,
-	.attr_id = 17,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 12,
-	.fields = fields_smp_node_info,
-	.nfields = 12,
-	.unpack = gen_unpack_smp_node_info,
-	.pack = gen_pack_smp_node_info,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_node_info_pack(const struct ibstruct_smp_node_info *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_node_info")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_node_info_desc(void)
 {
-	return &desc_smp_node_info;
+	return &ibs_descs[39];
 }
 
 static inline void ibs_unpack_smp_switch_info(struct ibstruct_smp_switch_info *h, const uint8_t *p)
@@ -4523,7 +2854,7 @@ static inline int ibs_check_smp_switch_info(const struct ibstruct_smp_switch_inf
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_switch_info_unpack(struct ibstruct_smp_switch_info *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_switch_info(struct ibstruct_smp_switch_info *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -4533,7 +2864,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_switch_info_unpack(struct ibstruct_smp_switch_i
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_switch_info_pack(const struct ibstruct_smp_switch_info *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_switch_info_unpack(struct ibstruct_smp_switch_info *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_switch_info")));
+
+static __attribute__((noinline)) int gen_pack_smp_switch_info(const struct ibstruct_smp_switch_info *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -4549,59 +2883,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_switch_info_pack(const struct ibstruct_smp_swit
 	return 0;
 }
 
-static int gen_unpack_smp_switch_info(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_switch_info_unpack((struct ibstruct_smp_switch_info *)h, buf, len);
-}
-
-static int gen_pack_smp_switch_info(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_switch_info_pack((const struct ibstruct_smp_switch_info *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_switch_info[] = {
-	{ 2499, 2512, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, linearFDBCap), sizeof(((struct ibstruct_smp_switch_info *)0)->linearFDBCap), 0, -1, 0, -1, -1 },
-	{ 2525, 2538, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, randomFDBCap), sizeof(((struct ibstruct_smp_switch_info *)0)->randomFDBCap), 1, -1, 0, -1, -1 },
-	{ 2551, 2567, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, multicastFDBCap), sizeof(((struct ibstruct_smp_switch_info *)0)->multicastFDBCap), 2, -1, 0, -1, -1 },
-	{ 2579, 2592, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, linearFDBTop), sizeof(((struct ibstruct_smp_switch_info *)0)->linearFDBTop), 3, -1, 0, -1, -1 },
-	{ 2605, 2617, 64, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, defaultPort), sizeof(((struct ibstruct_smp_switch_info *)0)->defaultPort), 4, -1, 0, -1, -1 },
-	{ 2625, 2653, 72, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, defaultMulticastPrimaryPort), sizeof(((struct ibstruct_smp_switch_info *)0)->defaultMulticastPrimaryPort), 5, -1, 0, -1, -1 },
-	{ 2670, 2701, 80, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, defaultMulticastNotPrimaryPort), sizeof(((struct ibstruct_smp_switch_info *)0)->defaultMulticastNotPrimaryPort), 6, -1, 0, -1, -1 },
-	{ 2721, 2735, 88, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, lifeTimeValue), sizeof(((struct ibstruct_smp_switch_info *)0)->lifeTimeValue), 7, -1, 0, -1, -1 },
-	{ 2744, 2760, 93, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, portStateChange), sizeof(((struct ibstruct_smp_switch_info *)0)->portStateChange), 8, -1, 0, -1, -1 },
-	{ 2772, 2806, 94, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, optimizedSLtoVLMappingProgramming), sizeof(((struct ibstruct_smp_switch_info *)0)->optimizedSLtoVLMappingProgramming), 9, -1, 0, -1, -1 },
-	{ 2823, 2835, 96, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, LIDsPerPort), sizeof(((struct ibstruct_smp_switch_info *)0)->LIDsPerPort), 10, -1, 0, -1, -1 },
-	{ 2847, 2871, 112, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, partitionEnforcementCap), sizeof(((struct ibstruct_smp_switch_info *)0)->partitionEnforcementCap), 11, -1, 0, -1, -1 },
-	{ 2886, 2908, 128, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, inboundEnforcementCap), sizeof(((struct ibstruct_smp_switch_info *)0)->inboundEnforcementCap), 12, -1, 0, -1, -1 },
-	{ 2923, 2946, 129, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, outboundEnforcementCap), sizeof(((struct ibstruct_smp_switch_info *)0)->outboundEnforcementCap), 13, -1, 0, -1, -1 },
-	{ 2962, 2982, 130, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, filterRawInboundCap), sizeof(((struct ibstruct_smp_switch_info *)0)->filterRawInboundCap), 14, -1, 0, -1, -1 },
-	{ 2999, 3020, 131, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, filterRawOutboundCap), sizeof(((struct ibstruct_smp_switch_info *)0)->filterRawOutboundCap), 15, -1, 0, -1, -1 },
-	{ 3038, 3052, 132, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, enhancedPort0), sizeof(((struct ibstruct_smp_switch_info *)0)->enhancedPort0), 16, -1, 0, -1, -1 },
-	{ 3066, 0, 133, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, reserved_133), sizeof(((struct ibstruct_smp_switch_info *)0)->reserved_133), 17, -1, IBS_F_RESERVED, -1, -1 },
-	{ 3079, 0, 136, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_switch_info, reserved_136), sizeof(((struct ibstruct_smp_switch_info *)0)->reserved_136), 18, -1, IBS_F_RESERVED, -1, -1 },
-	{ 3092, 3108, 144, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_switch_info, multicastFDBTop), sizeof(((struct ibstruct_smp_switch_info *)0)->multicastFDBTop), 19, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_switch_info = {
-	.name = "SMPSwitchInfo",
-	.c_name = "smp_switch_info",
-	.desc = "Switch information",
-	.size = 20,
-	.host_size = sizeof(struct ibstruct_smp_switch_info),
-	.mgmt_class = 1,
-	.attr_id = 18,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 20,
-	.fields = fields_smp_switch_info,
-	.nfields = 20,
-	.unpack = gen_unpack_smp_switch_info,
-	.pack = gen_pack_smp_switch_info,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_switch_info_pack(const struct ibstruct_smp_switch_info *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_switch_info")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_switch_info_desc(void)
 {
-	return &desc_smp_switch_info;
+	return &ibs_descs[40];
 }
 
 static inline void ibs_unpack_smp_guid_info(struct ibstruct_smp_guid_info *h, const uint8_t *p)
@@ -4624,7 +2911,7 @@ static inline int ibs_check_smp_guid_info(const struct ibstruct_smp_guid_info *h
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_guid_info_unpack(struct ibstruct_smp_guid_info *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_guid_info(struct ibstruct_smp_guid_info *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -4634,7 +2921,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_guid_info_unpack(struct ibstruct_smp_guid_info 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_guid_info_pack(const struct ibstruct_smp_guid_info *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_guid_info_unpack(struct ibstruct_smp_guid_info *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_guid_info")));
+
+static __attribute__((noinline)) int gen_pack_smp_guid_info(const struct ibstruct_smp_guid_info *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -4650,40 +2940,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_guid_info_pack(const struct ibstruct_smp_guid_i
 	return 0;
 }
 
-static int gen_unpack_smp_guid_info(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_guid_info_unpack((struct ibstruct_smp_guid_info *)h, buf, len);
-}
-
-static int gen_pack_smp_guid_info(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_guid_info_pack((const struct ibstruct_smp_guid_info *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_guid_info[] = {
-	{ 3124, 3134, 0, 64, 8, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_guid_info, GUIDBlock), sizeof(((struct ibstruct_smp_guid_info *)0)->GUIDBlock[0]), 0, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_guid_info = {
-	.name = "SMPGUIDInfo",
-	.c_name = "smp_guid_info",
-	.desc = "Assigned GUIDs (a block of 8)",
-	.size = 64,
-	.host_size = sizeof(struct ibstruct_smp_guid_info),
-	.mgmt_class = 1,
-	.attr_id = 20,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 8,
-	.fields = fields_smp_guid_info,
-	.nfields = 1,
-	.unpack = gen_unpack_smp_guid_info,
-	.pack = gen_pack_smp_guid_info,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_guid_info_pack(const struct ibstruct_smp_guid_info *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_guid_info")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_guid_info_desc(void)
 {
-	return &desc_smp_guid_info;
+	return &ibs_descs[41];
 }
 
 static inline void ibs_unpack_smp_port_info(struct ibstruct_smp_port_info *h, const uint8_t *p)
@@ -4891,7 +3153,7 @@ static inline int ibs_check_smp_port_info(const struct ibstruct_smp_port_info *h
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_port_info_unpack(struct ibstruct_smp_port_info *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_port_info(struct ibstruct_smp_port_info *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -4901,7 +3163,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_port_info_unpack(struct ibstruct_smp_port_info 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_port_info_pack(const struct ibstruct_smp_port_info *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_port_info_unpack(struct ibstruct_smp_port_info *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_port_info")));
+
+static __attribute__((noinline)) int gen_pack_smp_port_info(const struct ibstruct_smp_port_info *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -4917,97 +3182,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_port_info_pack(const struct ibstruct_smp_port_i
 	return 0;
 }
 
-static int gen_unpack_smp_port_info(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_port_info_unpack((struct ibstruct_smp_port_info *)h, buf, len);
-}
-
-static int gen_pack_smp_port_info(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_port_info_pack((const struct ibstruct_smp_port_info *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_port_info[] = {
-	{ 1672, 3139, 0, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, MKey), sizeof(((struct ibstruct_smp_port_info *)0)->MKey), 0, -1, 0, -1, -1 },
-	{ 3144, 619, 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, GIDPrefix), sizeof(((struct ibstruct_smp_port_info *)0)->GIDPrefix), 1, -1, 0, -1, -1 },
-	{ 3154, 3158, 128, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, LID), sizeof(((struct ibstruct_smp_port_info *)0)->LID), 2, -1, 0, -1, -1 },
-	{ 3162, 3174, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, masterSMLID), sizeof(((struct ibstruct_smp_port_info *)0)->masterSMLID), 3, -1, 0, -1, -1 },
-	{ 667, 3180, 160, 32, 1, IBS_T_UINT, IBS_FMT_PORTCAPMASK, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info, capabilityMask), sizeof(((struct ibstruct_smp_port_info *)0)->capabilityMask), 4, -1, 0, -1, -1 },
-	{ 3188, 3197, 192, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info, diagCode), sizeof(((struct ibstruct_smp_port_info *)0)->diagCode), 5, -1, 0, -1, -1 },
-	{ 3206, 3222, 208, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, MKeyLeasePeriod), sizeof(((struct ibstruct_smp_port_info *)0)->MKeyLeasePeriod), 6, -1, 0, -1, -1 },
-	{ 2458, 2471, 224, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, localPortNum), sizeof(((struct ibstruct_smp_port_info *)0)->localPortNum), 7, -1, 0, -1, -1 },
-	{ 3238, 3255, 232, 8, 1, IBS_T_UINT, IBS_FMT_LINKWIDTHEN, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkWidthEnabled), sizeof(((struct ibstruct_smp_port_info *)0)->linkWidthEnabled), 8, -1, 0, -1, -1 },
-	{ 3272, 3291, 240, 8, 1, IBS_T_UINT, IBS_FMT_LINKWIDTHSUP, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkWidthSupported), sizeof(((struct ibstruct_smp_port_info *)0)->linkWidthSupported), 9, -1, 0, -1, -1 },
-	{ 3310, 3326, 248, 8, 1, IBS_T_UINT, IBS_FMT_LINKWIDTH, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkWidthActive), sizeof(((struct ibstruct_smp_port_info *)0)->linkWidthActive), 10, IBSTRUCT_ENUM_LINK_WIDTH, 0, -1, -1 },
-	{ 3342, 3361, 256, 4, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDSUP, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedSupported), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedSupported), 11, -1, 0, -1, -1 },
-	{ 3380, 3390, 260, 4, 1, IBS_T_UINT, IBS_FMT_PORTSTATE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, portState), sizeof(((struct ibstruct_smp_port_info *)0)->portState), 12, IBSTRUCT_ENUM_PORT_STATE, 0, -1, -1 },
-	{ 3400, 3418, 264, 4, 1, IBS_T_UINT, IBS_FMT_PHYSPORTSTATE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, portPhysicalState), sizeof(((struct ibstruct_smp_port_info *)0)->portPhysicalState), 13, IBSTRUCT_ENUM_PHYS_PORT_STATE, 0, -1, -1 },
-	{ 3432, 3453, 268, 4, 1, IBS_T_UINT, IBS_FMT_LINKDOWNDEFSTATE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkDownDefaultState), sizeof(((struct ibstruct_smp_port_info *)0)->linkDownDefaultState), 14, IBSTRUCT_ENUM_LINK_DOWN_DEF_STATE, 0, -1, -1 },
-	{ 3470, 3486, 272, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, MKeyProtectBits), sizeof(((struct ibstruct_smp_port_info *)0)->MKeyProtectBits), 15, -1, 0, -1, -1 },
-	{ 3498, 0, 274, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, reserved_274), sizeof(((struct ibstruct_smp_port_info *)0)->reserved_274), 16, -1, IBS_F_RESERVED, -1, -1 },
-	{ 3511, 3511, 277, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, LMC), sizeof(((struct ibstruct_smp_port_info *)0)->LMC), 17, -1, 0, -1, -1 },
-	{ 3515, 3531, 280, 4, 1, IBS_T_UINT, IBS_FMT_LINKSPEED, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedActive), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedActive), 18, IBSTRUCT_ENUM_LINK_SPEED, 0, -1, -1 },
-	{ 3547, 3564, 284, 4, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEN, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedEnabled), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedEnabled), 19, -1, 0, -1, -1 },
-	{ 3581, 3593, 288, 4, 1, IBS_T_UINT, IBS_FMT_MTU, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, neighborMTU), sizeof(((struct ibstruct_smp_port_info *)0)->neighborMTU), 20, IBSTRUCT_ENUM_MTU, 0, -1, -1 },
-	{ 3605, 3616, 292, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, masterSMSL), sizeof(((struct ibstruct_smp_port_info *)0)->masterSMSL), 21, -1, 0, -1, -1 },
-	{ 3621, 3621, 296, 4, 1, IBS_T_UINT, IBS_FMT_VLCAP, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, VLCap), sizeof(((struct ibstruct_smp_port_info *)0)->VLCap), 22, IBSTRUCT_ENUM_VL_CAP, 0, -1, -1 },
-	{ 3627, 3636, 300, 4, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info, initType), sizeof(((struct ibstruct_smp_port_info *)0)->initType), 23, -1, 0, -1, -1 },
-	{ 3645, 3645, 304, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, VLHighLimit), sizeof(((struct ibstruct_smp_port_info *)0)->VLHighLimit), 24, -1, 0, -1, -1 },
-	{ 3657, 3678, 312, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, VLArbitrationHighCap), sizeof(((struct ibstruct_smp_port_info *)0)->VLArbitrationHighCap), 25, -1, 0, -1, -1 },
-	{ 3691, 3711, 320, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, VLArbitrationLowCap), sizeof(((struct ibstruct_smp_port_info *)0)->VLArbitrationLowCap), 26, -1, 0, -1, -1 },
-	{ 3723, 3737, 328, 4, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info, initTypeReply), sizeof(((struct ibstruct_smp_port_info *)0)->initTypeReply), 27, -1, 0, -1, -1 },
-	{ 3747, 3754, 332, 4, 1, IBS_T_UINT, IBS_FMT_MTU, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, MTUCap), sizeof(((struct ibstruct_smp_port_info *)0)->MTUCap), 28, IBSTRUCT_ENUM_MTU, 0, -1, -1 },
-	{ 3761, 3761, 336, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, VLStallCount), sizeof(((struct ibstruct_smp_port_info *)0)->VLStallCount), 29, -1, 0, -1, -1 },
-	{ 3774, 3782, 339, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, HOQLife), sizeof(((struct ibstruct_smp_port_info *)0)->HOQLife), 30, -1, 0, -1, -1 },
-	{ 3790, 3805, 344, 4, 1, IBS_T_UINT, IBS_FMT_OPERVLS, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, operationalVLs), sizeof(((struct ibstruct_smp_port_info *)0)->operationalVLs), 31, IBSTRUCT_ENUM_VL_CAP, 0, -1, -1 },
-	{ 3813, 3841, 348, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, partitionEnforcementInbound), sizeof(((struct ibstruct_smp_port_info *)0)->partitionEnforcementInbound), 32, -1, 0, -1, -1 },
-	{ 3856, 3885, 349, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, partitionEnforcementOutbound), sizeof(((struct ibstruct_smp_port_info *)0)->partitionEnforcementOutbound), 33, -1, 0, -1, -1 },
-	{ 3901, 3918, 350, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, filterRawInbound), sizeof(((struct ibstruct_smp_port_info *)0)->filterRawInbound), 34, -1, 0, -1, -1 },
-	{ 3931, 3949, 351, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, filterRawOutbound), sizeof(((struct ibstruct_smp_port_info *)0)->filterRawOutbound), 35, -1, 0, -1, -1 },
-	{ 3963, 3978, 352, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, MKeyViolations), sizeof(((struct ibstruct_smp_port_info *)0)->MKeyViolations), 36, -1, 0, -1, -1 },
-	{ 3993, 4008, 368, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, PKeyViolations), sizeof(((struct ibstruct_smp_port_info *)0)->PKeyViolations), 37, -1, 0, -1, -1 },
-	{ 4023, 4038, 384, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, QKeyViolations), sizeof(((struct ibstruct_smp_port_info *)0)->QKeyViolations), 38, -1, 0, -1, -1 },
-	{ 4053, 4061, 400, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, GUIDCap), sizeof(((struct ibstruct_smp_port_info *)0)->GUIDCap), 39, -1, 0, -1, -1 },
-	{ 4069, 4086, 408, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, clientReregister), sizeof(((struct ibstruct_smp_port_info *)0)->clientReregister), 40, -1, 0, -1, -1 },
-	{ 4103, 4139, 409, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, multicastPKeyTrapSuppressionEnabled), sizeof(((struct ibstruct_smp_port_info *)0)->multicastPKeyTrapSuppressionEnabled), 41, -1, 0, -1, -1 },
-	{ 4171, 4185, 411, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, subnetTimeOut), sizeof(((struct ibstruct_smp_port_info *)0)->subnetTimeOut), 42, -1, 0, -1, -1 },
-	{ 4199, 0, 416, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, reserved_416), sizeof(((struct ibstruct_smp_port_info *)0)->reserved_416), 43, -1, IBS_F_RESERVED, -1, -1 },
-	{ 729, 743, 419, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, respTimeValue), sizeof(((struct ibstruct_smp_port_info *)0)->respTimeValue), 44, -1, 0, -1, -1 },
-	{ 4212, 4227, 424, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, localPhyErrors), sizeof(((struct ibstruct_smp_port_info *)0)->localPhyErrors), 45, -1, 0, -1, -1 },
-	{ 4240, 4254, 428, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, overrunErrors), sizeof(((struct ibstruct_smp_port_info *)0)->overrunErrors), 46, -1, 0, -1, -1 },
-	{ 4265, 4279, 432, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, maxCreditHint), sizeof(((struct ibstruct_smp_port_info *)0)->maxCreditHint), 47, -1, 0, -1, -1 },
-	{ 4293, 0, 448, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, reserved_448), sizeof(((struct ibstruct_smp_port_info *)0)->reserved_448), 48, -1, IBS_F_RESERVED, -1, -1 },
-	{ 4306, 0, 449, 2, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXT2, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedExtActive2), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtActive2), 49, IBSTRUCT_ENUM_LINK_SPEED_EXT2, 0, -1, -1 },
-	{ 4326, 0, 451, 2, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXTSUP2, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedExtSupported2), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtSupported2), 50, -1, 0, -1, -1 },
-	{ 4349, 0, 453, 3, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXTEN2, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedExtEnabled2), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtEnabled2), 51, -1, 0, -1, -1 },
-	{ 4370, 4391, 456, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkRoundTripLatency), sizeof(((struct ibstruct_smp_port_info *)0)->linkRoundTripLatency), 52, -1, 0, -1, -1 },
-	{ 697, 713, 480, 16, 1, IBS_T_UINT, IBS_FMT_PORTCAPMASK2, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info, capabilityMask2), sizeof(((struct ibstruct_smp_port_info *)0)->capabilityMask2), 53, -1, 0, -1, -1 },
-	{ 4401, 4420, 496, 4, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedExtActive), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtActive), 54, IBSTRUCT_ENUM_LINK_SPEED_EXT, 0, -1, -1 },
-	{ 4439, 4461, 500, 4, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXTSUP, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedExtSupported), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtSupported), 55, -1, 0, -1, -1 },
-	{ 4483, 0, 504, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, reserved_504), sizeof(((struct ibstruct_smp_port_info *)0)->reserved_504), 56, -1, IBS_F_RESERVED, -1, -1 },
-	{ 4496, 4516, 507, 5, 1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXTEN, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info, linkSpeedExtEnabled), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtEnabled), 57, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_port_info = {
-	.name = "SMPPortInfo",
-	.c_name = "smp_port_info",
-	.desc = "Port information",
-	.size = 64,
-	.host_size = sizeof(struct ibstruct_smp_port_info),
-	.mgmt_class = 1,
-	.attr_id = 21,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 58,
-	.fields = fields_smp_port_info,
-	.nfields = 58,
-	.unpack = gen_unpack_smp_port_info,
-	.pack = gen_pack_smp_port_info,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_port_info_pack(const struct ibstruct_smp_port_info *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_port_info")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_port_info_desc(void)
 {
-	return &desc_smp_port_info;
+	return &ibs_descs[42];
 }
 
 static inline void ibs_unpack_smp_pkey_table(struct ibstruct_smp_pkey_table *h, const uint8_t *p)
@@ -5030,7 +3210,7 @@ static inline int ibs_check_smp_pkey_table(const struct ibstruct_smp_pkey_table 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_pkey_table_unpack(struct ibstruct_smp_pkey_table *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_pkey_table(struct ibstruct_smp_pkey_table *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -5040,7 +3220,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_pkey_table_unpack(struct ibstruct_smp_pkey_tabl
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_pkey_table_pack(const struct ibstruct_smp_pkey_table *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_pkey_table_unpack(struct ibstruct_smp_pkey_table *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_pkey_table")));
+
+static __attribute__((noinline)) int gen_pack_smp_pkey_table(const struct ibstruct_smp_pkey_table *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -5056,40 +3239,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_pkey_table_pack(const struct ibstruct_smp_pkey_
 	return 0;
 }
 
-static int gen_unpack_smp_pkey_table(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_pkey_table_unpack((struct ibstruct_smp_pkey_table *)h, buf, len);
-}
-
-static int gen_pack_smp_pkey_table(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_pkey_table_pack((const struct ibstruct_smp_pkey_table *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_pkey_table[] = {
-	{ 4536, 0, 0, 16, 32, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_smp_pkey_table, PKeyBlock), sizeof(((struct ibstruct_smp_pkey_table *)0)->PKeyBlock[0]), 0, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_pkey_table = {
-	.name = "SMPPKeyTable",
-	.c_name = "smp_pkey_table",
-	.desc = "Partition table (a block of 32 P_Keys)",
-	.size = 64,
-	.host_size = sizeof(struct ibstruct_smp_pkey_table),
-	.mgmt_class = 1,
-	.attr_id = 22,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 32,
-	.fields = fields_smp_pkey_table,
-	.nfields = 1,
-	.unpack = gen_unpack_smp_pkey_table,
-	.pack = gen_pack_smp_pkey_table,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_pkey_table_pack(const struct ibstruct_smp_pkey_table *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_pkey_table")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_pkey_table_desc(void)
 {
-	return &desc_smp_pkey_table;
+	return &ibs_descs[43];
 }
 
 static inline void ibs_unpack_smp_sl2vl_mapping_table(struct ibstruct_smp_sl2vl_mapping_table *h, const uint8_t *p)
@@ -5108,7 +3263,7 @@ static inline int ibs_check_smp_sl2vl_mapping_table(const struct ibstruct_smp_sl
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_sl2vl_mapping_table_unpack(struct ibstruct_smp_sl2vl_mapping_table *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_sl2vl_mapping_table(struct ibstruct_smp_sl2vl_mapping_table *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -5118,7 +3273,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_sl2vl_mapping_table_unpack(struct ibstruct_smp_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_sl2vl_mapping_table_pack(const struct ibstruct_smp_sl2vl_mapping_table *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_sl2vl_mapping_table_unpack(struct ibstruct_smp_sl2vl_mapping_table *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_sl2vl_mapping_table")));
+
+static __attribute__((noinline)) int gen_pack_smp_sl2vl_mapping_table(const struct ibstruct_smp_sl2vl_mapping_table *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -5134,40 +3292,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_sl2vl_mapping_table_pack(const struct ibstruct_
 	return 0;
 }
 
-static int gen_unpack_smp_sl2vl_mapping_table(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_sl2vl_mapping_table_unpack((struct ibstruct_smp_sl2vl_mapping_table *)h, buf, len);
-}
-
-static int gen_pack_smp_sl2vl_mapping_table(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_sl2vl_mapping_table_pack((const struct ibstruct_smp_sl2vl_mapping_table *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_sl2vl_mapping_table[] = {
-	{ 4546, 4553, 0, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sl2vl_mapping_table, SLtoVL), sizeof(((struct ibstruct_smp_sl2vl_mapping_table *)0)->SLtoVL), 0, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_sl2vl_mapping_table = {
-	.name = "SMPSLToVLMappingTable",
-	.c_name = "smp_sl2vl_mapping_table",
-	.desc = "SL to VL mapping table",
-	.size = 8,
-	.host_size = sizeof(struct ibstruct_smp_sl2vl_mapping_table),
-	.mgmt_class = 1,
-	.attr_id = 23,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 1,
-	.fields = fields_smp_sl2vl_mapping_table,
-	.nfields = 1,
-	.unpack = gen_unpack_smp_sl2vl_mapping_table,
-	.pack = gen_pack_smp_sl2vl_mapping_table,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_sl2vl_mapping_table_pack(const struct ibstruct_smp_sl2vl_mapping_table *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_sl2vl_mapping_table")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_sl2vl_mapping_table_desc(void)
 {
-	return &desc_smp_sl2vl_mapping_table;
+	return &ibs_descs[44];
 }
 
 static inline void ibs_unpack_smp_vlarb_table(struct ibstruct_smp_vlarb_table *h, const uint8_t *p)
@@ -5186,7 +3316,7 @@ static inline int ibs_check_smp_vlarb_table(const struct ibstruct_smp_vlarb_tabl
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_vlarb_table_unpack(struct ibstruct_smp_vlarb_table *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_vlarb_table(struct ibstruct_smp_vlarb_table *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -5196,7 +3326,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_vlarb_table_unpack(struct ibstruct_smp_vlarb_ta
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_vlarb_table_pack(const struct ibstruct_smp_vlarb_table *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_vlarb_table_unpack(struct ibstruct_smp_vlarb_table *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_vlarb_table")));
+
+static __attribute__((noinline)) int gen_pack_smp_vlarb_table(const struct ibstruct_smp_vlarb_table *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -5212,40 +3345,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_vlarb_table_pack(const struct ibstruct_smp_vlar
 	return 0;
 }
 
-static int gen_unpack_smp_vlarb_table(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_vlarb_table_unpack((struct ibstruct_smp_vlarb_table *)h, buf, len);
-}
-
-static int gen_pack_smp_vlarb_table(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_vlarb_table_pack((const struct ibstruct_smp_vlarb_table *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_vlarb_table[] = {
-	{ 4563, 4577, 0, 512, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_vlarb_table, VLWeightBlock), 64, 0, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_vlarb_table = {
-	.name = "SMPVLArbitrationTable",
-	.c_name = "smp_vlarb_table",
-	.desc = "VL arbitration table (list of VL/weight pairs)",
-	.size = 64,
-	.host_size = sizeof(struct ibstruct_smp_vlarb_table),
-	.mgmt_class = 1,
-	.attr_id = 24,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 1,
-	.fields = fields_smp_vlarb_table,
-	.nfields = 1,
-	.unpack = gen_unpack_smp_vlarb_table,
-	.pack = gen_pack_smp_vlarb_table,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_vlarb_table_pack(const struct ibstruct_smp_vlarb_table *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_vlarb_table")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_vlarb_table_desc(void)
 {
-	return &desc_smp_vlarb_table;
+	return &ibs_descs[45];
 }
 
 static inline void ibs_unpack_smp_linear_forwarding_table(struct ibstruct_smp_linear_forwarding_table *h, const uint8_t *p)
@@ -5264,7 +3369,7 @@ static inline int ibs_check_smp_linear_forwarding_table(const struct ibstruct_sm
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_linear_forwarding_table_unpack(struct ibstruct_smp_linear_forwarding_table *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_linear_forwarding_table(struct ibstruct_smp_linear_forwarding_table *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -5274,7 +3379,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_linear_forwarding_table_unpack(struct ibstruct_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_linear_forwarding_table_pack(const struct ibstruct_smp_linear_forwarding_table *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_linear_forwarding_table_unpack(struct ibstruct_smp_linear_forwarding_table *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_linear_forwarding_table")));
+
+static __attribute__((noinline)) int gen_pack_smp_linear_forwarding_table(const struct ibstruct_smp_linear_forwarding_table *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -5290,40 +3398,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_linear_forwarding_table_pack(const struct ibstr
 	return 0;
 }
 
-static int gen_unpack_smp_linear_forwarding_table(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_linear_forwarding_table_unpack((struct ibstruct_smp_linear_forwarding_table *)h, buf, len);
-}
-
-static int gen_pack_smp_linear_forwarding_table(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_linear_forwarding_table_pack((const struct ibstruct_smp_linear_forwarding_table *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_linear_forwarding_table[] = {
-	{ 4586, 4596, 0, 512, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_linear_forwarding_table, portBlock), 64, 0, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_linear_forwarding_table = {
-	.name = "SMPLinearForwardingTable",
-	.c_name = "smp_linear_forwarding_table",
-	.desc = "Linear forwarding table (a block of 64 ports)",
-	.size = 64,
-	.host_size = sizeof(struct ibstruct_smp_linear_forwarding_table),
-	.mgmt_class = 1,
-	.attr_id = 25,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 1,
-	.fields = fields_smp_linear_forwarding_table,
-	.nfields = 1,
-	.unpack = gen_unpack_smp_linear_forwarding_table,
-	.pack = gen_pack_smp_linear_forwarding_table,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_linear_forwarding_table_pack(const struct ibstruct_smp_linear_forwarding_table *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_linear_forwarding_table")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_linear_forwarding_table_desc(void)
 {
-	return &desc_smp_linear_forwarding_table;
+	return &ibs_descs[46];
 }
 
 static inline void ibs_unpack_smp_lid_port_block(struct ibstruct_smp_lid_port_block *h, const uint8_t *p)
@@ -5355,7 +3435,7 @@ static inline int ibs_check_smp_lid_port_block(const struct ibstruct_smp_lid_por
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_lid_port_block_unpack(struct ibstruct_smp_lid_port_block *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_lid_port_block(struct ibstruct_smp_lid_port_block *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -5365,7 +3445,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_lid_port_block_unpack(struct ibstruct_smp_lid_p
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_lid_port_block_pack(const struct ibstruct_smp_lid_port_block *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_lid_port_block_unpack(struct ibstruct_smp_lid_port_block *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_lid_port_block")));
+
+static __attribute__((noinline)) int gen_pack_smp_lid_port_block(const struct ibstruct_smp_lid_port_block *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -5381,44 +3464,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_lid_port_block_pack(const struct ibstruct_smp_l
 	return 0;
 }
 
-static int gen_unpack_smp_lid_port_block(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_lid_port_block_unpack((struct ibstruct_smp_lid_port_block *)h, buf, len);
-}
-
-static int gen_pack_smp_lid_port_block(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_lid_port_block_pack((const struct ibstruct_smp_lid_port_block *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_lid_port_block[] = {
-	{ 3154, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_lid_port_block, LID), sizeof(((struct ibstruct_smp_lid_port_block *)0)->LID), 0, -1, 0, -1, -1 },
-	{ 4610, 0, 16, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_lid_port_block, valid), sizeof(((struct ibstruct_smp_lid_port_block *)0)->valid), 1, -1, 0, -1, -1 },
-	{ 3511, 0, 17, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_lid_port_block, LMC), sizeof(((struct ibstruct_smp_lid_port_block *)0)->LMC), 2, -1, 0, -1, -1 },
-	{ 4616, 0, 20, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_lid_port_block, reserved_20), sizeof(((struct ibstruct_smp_lid_port_block *)0)->reserved_20), 3, -1, IBS_F_RESERVED, -1, -1 },
-	{ 4628, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_lid_port_block, port), sizeof(((struct ibstruct_smp_lid_port_block *)0)->port), 4, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_lid_port_block = {
-	.name = "SMPLIDPortBlock",
-	.c_name = "smp_lid_port_block",
-	.desc = "LID/port block element of the random forwarding table",
-	.size = 4,
-	.host_size = sizeof(struct ibstruct_smp_lid_port_block),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 5,
-	.fields = fields_smp_lid_port_block,
-	.nfields = 5,
-	.unpack = gen_unpack_smp_lid_port_block,
-	.pack = gen_pack_smp_lid_port_block,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_lid_port_block_pack(const struct ibstruct_smp_lid_port_block *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_lid_port_block")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_lid_port_block_desc(void)
 {
-	return &desc_smp_lid_port_block;
+	return &ibs_descs[47];
 }
 
 static inline void ibs_unpack_smp_random_forwarding_table(struct ibstruct_smp_random_forwarding_table *h, const uint8_t *p)
@@ -5444,7 +3495,7 @@ static inline int ibs_check_smp_random_forwarding_table(const struct ibstruct_sm
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_random_forwarding_table_unpack(struct ibstruct_smp_random_forwarding_table *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_random_forwarding_table(struct ibstruct_smp_random_forwarding_table *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -5454,7 +3505,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_random_forwarding_table_unpack(struct ibstruct_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_random_forwarding_table_pack(const struct ibstruct_smp_random_forwarding_table *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_random_forwarding_table_unpack(struct ibstruct_smp_random_forwarding_table *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_random_forwarding_table")));
+
+static __attribute__((noinline)) int gen_pack_smp_random_forwarding_table(const struct ibstruct_smp_random_forwarding_table *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -5470,40 +3524,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_random_forwarding_table_pack(const struct ibstr
 	return 0;
 }
 
-static int gen_unpack_smp_random_forwarding_table(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_random_forwarding_table_unpack((struct ibstruct_smp_random_forwarding_table *)h, buf, len);
-}
-
-static int gen_pack_smp_random_forwarding_table(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_random_forwarding_table_pack((const struct ibstruct_smp_random_forwarding_table *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_random_forwarding_table[] = {
-	{ 4633, 0, 0, 32, 16, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_random_forwarding_table, LIDPortBlock), sizeof(((struct ibstruct_smp_random_forwarding_table *)0)->LIDPortBlock[0]), 0, -1, 0, -1, 47 },
-};
-
-static const struct ibstruct_desc desc_smp_random_forwarding_table = {
-	.name = "SMPRandomForwardingTable",
-	.c_name = "smp_random_forwarding_table",
-	.desc = "Random forwarding table (a block of 16 LID/port entries)",
-	.size = 64,
-	.host_size = sizeof(struct ibstruct_smp_random_forwarding_table),
-	.mgmt_class = 1,
-	.attr_id = 26,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 80,
-	.fields = fields_smp_random_forwarding_table,
-	.nfields = 1,
-	.unpack = gen_unpack_smp_random_forwarding_table,
-	.pack = gen_pack_smp_random_forwarding_table,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_random_forwarding_table_pack(const struct ibstruct_smp_random_forwarding_table *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_random_forwarding_table")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_random_forwarding_table_desc(void)
 {
-	return &desc_smp_random_forwarding_table;
+	return &ibs_descs[48];
 }
 
 static inline void ibs_unpack_smp_multicast_forwarding_table(struct ibstruct_smp_multicast_forwarding_table *h, const uint8_t *p)
@@ -5522,7 +3548,7 @@ static inline int ibs_check_smp_multicast_forwarding_table(const struct ibstruct
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_multicast_forwarding_table_unpack(struct ibstruct_smp_multicast_forwarding_table *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_multicast_forwarding_table(struct ibstruct_smp_multicast_forwarding_table *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -5532,7 +3558,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_multicast_forwarding_table_unpack(struct ibstru
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_multicast_forwarding_table_pack(const struct ibstruct_smp_multicast_forwarding_table *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_multicast_forwarding_table_unpack(struct ibstruct_smp_multicast_forwarding_table *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_multicast_forwarding_table")));
+
+static __attribute__((noinline)) int gen_pack_smp_multicast_forwarding_table(const struct ibstruct_smp_multicast_forwarding_table *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -5548,40 +3577,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_multicast_forwarding_table_pack(const struct ib
 	return 0;
 }
 
-static int gen_unpack_smp_multicast_forwarding_table(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_multicast_forwarding_table_unpack((struct ibstruct_smp_multicast_forwarding_table *)h, buf, len);
-}
-
-static int gen_pack_smp_multicast_forwarding_table(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_multicast_forwarding_table_pack((const struct ibstruct_smp_multicast_forwarding_table *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_multicast_forwarding_table[] = {
-	{ 4646, 4660, 0, 512, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_multicast_forwarding_table, portMaskBlock), 64, 0, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_multicast_forwarding_table = {
-	.name = "SMPMulticastForwardingTable",
-	.c_name = "smp_multicast_forwarding_table",
-	.desc = "Multicast forwarding table (32 port masks)",
-	.size = 64,
-	.host_size = sizeof(struct ibstruct_smp_multicast_forwarding_table),
-	.mgmt_class = 1,
-	.attr_id = 27,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 1,
-	.fields = fields_smp_multicast_forwarding_table,
-	.nfields = 1,
-	.unpack = gen_unpack_smp_multicast_forwarding_table,
-	.pack = gen_pack_smp_multicast_forwarding_table,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_multicast_forwarding_table_pack(const struct ibstruct_smp_multicast_forwarding_table *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_multicast_forwarding_table")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_multicast_forwarding_table_desc(void)
 {
-	return &desc_smp_multicast_forwarding_table;
+	return &ibs_descs[49];
 }
 
 static inline void ibs_unpack_smp_sm_info(struct ibstruct_smp_sm_info *h, const uint8_t *p)
@@ -5615,7 +3616,7 @@ static inline int ibs_check_smp_sm_info(const struct ibstruct_smp_sm_info *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_sm_info_unpack(struct ibstruct_smp_sm_info *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_sm_info(struct ibstruct_smp_sm_info *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -5625,7 +3626,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_sm_info_unpack(struct ibstruct_smp_sm_info *h, 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_sm_info_pack(const struct ibstruct_smp_sm_info *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_sm_info_unpack(struct ibstruct_smp_sm_info *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_sm_info")));
+
+static __attribute__((noinline)) int gen_pack_smp_sm_info(const struct ibstruct_smp_sm_info *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -5641,45 +3645,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_sm_info_pack(const struct ibstruct_smp_sm_info 
 	return 0;
 }
 
-static int gen_unpack_smp_sm_info(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_sm_info_unpack((struct ibstruct_smp_sm_info *)h, buf, len);
-}
-
-static int gen_pack_smp_sm_info(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_sm_info_pack((const struct ibstruct_smp_sm_info *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_sm_info[] = {
-	{ 3134, 4677, 0, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sm_info, GUID), sizeof(((struct ibstruct_smp_sm_info *)0)->GUID), 0, -1, 0, -1, -1 },
-	{ 4688, 4694, 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sm_info, SMKey), sizeof(((struct ibstruct_smp_sm_info *)0)->SMKey), 1, -1, 0, -1, -1 },
-	{ 4704, 4713, 128, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_smp_sm_info, actCount), sizeof(((struct ibstruct_smp_sm_info *)0)->actCount), 2, -1, 0, -1, -1 },
-	{ 4724, 4733, 160, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sm_info, priority), sizeof(((struct ibstruct_smp_sm_info *)0)->priority), 3, -1, 0, -1, -1 },
-	{ 4744, 4752, 164, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sm_info, SMState), sizeof(((struct ibstruct_smp_sm_info *)0)->SMState), 4, IBSTRUCT_ENUM_SM_STATE, 0, -1, -1 },
-	{ 4760, 0, 168, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_sm_info, reserved_168), sizeof(((struct ibstruct_smp_sm_info *)0)->reserved_168), 5, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_sm_info = {
-	.name = "SMPSMInfo",
-	.c_name = "smp_sm_info",
-	.desc = "Subnet manager information",
-	.size = 24,
-	.host_size = sizeof(struct ibstruct_smp_sm_info),
-	.mgmt_class = 1,
-	.attr_id = 32,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 6,
-	.fields = fields_smp_sm_info,
-	.nfields = 6,
-	.unpack = gen_unpack_smp_sm_info,
-	.pack = gen_pack_smp_sm_info,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_sm_info_pack(const struct ibstruct_smp_sm_info *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_sm_info")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_sm_info_desc(void)
 {
-	return &desc_smp_sm_info;
+	return &ibs_descs[50];
 }
 
 static inline void ibs_unpack_smp_vendor_diag(struct ibstruct_smp_vendor_diag *h, const uint8_t *p)
@@ -5700,7 +3671,7 @@ static inline int ibs_check_smp_vendor_diag(const struct ibstruct_smp_vendor_dia
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_vendor_diag_unpack(struct ibstruct_smp_vendor_diag *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_vendor_diag(struct ibstruct_smp_vendor_diag *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -5710,7 +3681,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_vendor_diag_unpack(struct ibstruct_smp_vendor_d
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_vendor_diag_pack(const struct ibstruct_smp_vendor_diag *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_vendor_diag_unpack(struct ibstruct_smp_vendor_diag *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_vendor_diag")));
+
+static __attribute__((noinline)) int gen_pack_smp_vendor_diag(const struct ibstruct_smp_vendor_diag *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -5726,41 +3700,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_vendor_diag_pack(const struct ibstruct_smp_vend
 	return 0;
 }
 
-static int gen_unpack_smp_vendor_diag(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_vendor_diag_unpack((struct ibstruct_smp_vendor_diag *)h, buf, len);
-}
-
-static int gen_pack_smp_vendor_diag(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_vendor_diag_pack((const struct ibstruct_smp_vendor_diag *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_vendor_diag[] = {
-	{ 4773, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_vendor_diag, nextIndex), sizeof(((struct ibstruct_smp_vendor_diag *)0)->nextIndex), 0, -1, 0, -1, -1 },
-	{ 4783, 0, 16, 496, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_vendor_diag, diagData), 62, 1, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_vendor_diag = {
-	.name = "SMPVendorDiag",
-	.c_name = "smp_vendor_diag",
-	.desc = "Vendor specific diagnostic",
-	.size = 64,
-	.host_size = sizeof(struct ibstruct_smp_vendor_diag),
-	.mgmt_class = 1,
-	.attr_id = 48,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 2,
-	.fields = fields_smp_vendor_diag,
-	.nfields = 2,
-	.unpack = gen_unpack_smp_vendor_diag,
-	.pack = gen_pack_smp_vendor_diag,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_vendor_diag_pack(const struct ibstruct_smp_vendor_diag *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_vendor_diag")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_vendor_diag_desc(void)
 {
-	return &desc_smp_vendor_diag;
+	return &ibs_descs[51];
 }
 
 static inline void ibs_unpack_smp_led_info(struct ibstruct_smp_led_info *h, const uint8_t *p)
@@ -5784,7 +3729,7 @@ static inline int ibs_check_smp_led_info(const struct ibstruct_smp_led_info *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_led_info_unpack(struct ibstruct_smp_led_info *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_led_info(struct ibstruct_smp_led_info *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -5794,7 +3739,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_led_info_unpack(struct ibstruct_smp_led_info *h
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_led_info_pack(const struct ibstruct_smp_led_info *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_led_info_unpack(struct ibstruct_smp_led_info *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_led_info")));
+
+static __attribute__((noinline)) int gen_pack_smp_led_info(const struct ibstruct_smp_led_info *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -5810,41 +3758,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_led_info_pack(const struct ibstruct_smp_led_inf
 	return 0;
 }
 
-static int gen_unpack_smp_led_info(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_led_info_unpack((struct ibstruct_smp_led_info *)h, buf, len);
-}
-
-static int gen_pack_smp_led_info(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_led_info_pack((const struct ibstruct_smp_led_info *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_led_info[] = {
-	{ 4792, 0, 0, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_led_info, ledMask), sizeof(((struct ibstruct_smp_led_info *)0)->ledMask), 0, -1, 0, -1, -1 },
-	{ 4800, 0, 1, 31, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_led_info, reserved_1), sizeof(((struct ibstruct_smp_led_info *)0)->reserved_1), 1, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_led_info = {
-	.name = "SMPLedInfo",
-	.c_name = "smp_led_info",
-	.desc = "Port LED on/off",
-	.size = 4,
-	.host_size = sizeof(struct ibstruct_smp_led_info),
-	.mgmt_class = 1,
-	.attr_id = 49,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 2,
-	.fields = fields_smp_led_info,
-	.nfields = 2,
-	.unpack = gen_unpack_smp_led_info,
-	.pack = gen_pack_smp_led_info,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_led_info_pack(const struct ibstruct_smp_led_info *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_led_info")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_led_info_desc(void)
 {
-	return &desc_smp_led_info;
+	return &ibs_descs[52];
 }
 
 static inline void ibs_unpack_smp_port_info_extended(struct ibstruct_smp_port_info_extended *h, const uint8_t *p)
@@ -5885,7 +3804,7 @@ static inline int ibs_check_smp_port_info_extended(const struct ibstruct_smp_por
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_port_info_extended_unpack(struct ibstruct_smp_port_info_extended *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_smp_port_info_extended(struct ibstruct_smp_port_info_extended *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -5895,7 +3814,10 @@ IBSTRUCT_EXPORT int ibstruct_smp_port_info_extended_unpack(struct ibstruct_smp_p
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_smp_port_info_extended_pack(const struct ibstruct_smp_port_info_extended *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_smp_port_info_extended_unpack(struct ibstruct_smp_port_info_extended *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_smp_port_info_extended")));
+
+static __attribute__((noinline)) int gen_pack_smp_port_info_extended(const struct ibstruct_smp_port_info_extended *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -5911,51 +3833,12 @@ IBSTRUCT_EXPORT int ibstruct_smp_port_info_extended_pack(const struct ibstruct_s
 	return 0;
 }
 
-static int gen_unpack_smp_port_info_extended(void *h, const void *buf, size_t len)
-{
-	return ibstruct_smp_port_info_extended_unpack((struct ibstruct_smp_port_info_extended *)h, buf, len);
-}
-
-static int gen_pack_smp_port_info_extended(const void *h, void *buf, size_t len)
-{
-	return ibstruct_smp_port_info_extended_pack((const struct ibstruct_smp_port_info_extended *)h, buf, len);
-}
-
-static const struct ibs_field fields_smp_port_info_extended[] = {
-	{ 667, 3180, 0, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, capabilityMask), sizeof(((struct ibstruct_smp_port_info_extended *)0)->capabilityMask), 0, -1, 0, -1, -1 },
-	{ 4811, 4811, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info_extended, FECModeActive), sizeof(((struct ibstruct_smp_port_info_extended *)0)->FECModeActive), 1, -1, 0, -1, -1 },
-	{ 4825, 4825, 48, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, FDRFECModeSupported), sizeof(((struct ibstruct_smp_port_info_extended *)0)->FDRFECModeSupported), 2, -1, 0, -1, -1 },
-	{ 4845, 4845, 64, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, FDRFECModeEnabled), sizeof(((struct ibstruct_smp_port_info_extended *)0)->FDRFECModeEnabled), 3, -1, 0, -1, -1 },
-	{ 4863, 4863, 80, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, EDRFECModeSupported), sizeof(((struct ibstruct_smp_port_info_extended *)0)->EDRFECModeSupported), 4, -1, 0, -1, -1 },
-	{ 4883, 4883, 96, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, EDRFECModeEnabled), sizeof(((struct ibstruct_smp_port_info_extended *)0)->EDRFECModeEnabled), 5, -1, 0, -1, -1 },
-	{ 4901, 4901, 112, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, HDRFECModeSupported), sizeof(((struct ibstruct_smp_port_info_extended *)0)->HDRFECModeSupported), 6, -1, 0, 5, -1 },
-	{ 4921, 4921, 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, HDRFECModeEnabled), sizeof(((struct ibstruct_smp_port_info_extended *)0)->HDRFECModeEnabled), 7, -1, 0, 8, -1 },
-	{ 4939, 4939, 144, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, NDRFECModeSupported), sizeof(((struct ibstruct_smp_port_info_extended *)0)->NDRFECModeSupported), 8, -1, 0, 7, -1 },
-	{ 4959, 4959, 160, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_smp_port_info_extended, NDRFECModeEnabled), sizeof(((struct ibstruct_smp_port_info_extended *)0)->NDRFECModeEnabled), 9, -1, 0, 10, -1 },
-	{ 1799, 0, 176, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info_extended, reserved_176), sizeof(((struct ibstruct_smp_port_info_extended *)0)->reserved_176), 10, -1, IBS_F_RESERVED, -1, -1 },
-	{ 4977, 0, 192, 320, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_smp_port_info_extended, reserved_192), 40, 11, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_smp_port_info_extended = {
-	.name = "SMPPortInfoExtended",
-	.c_name = "smp_port_info_extended",
-	.desc = "Port information, extended (FEC modes)",
-	.size = 64,
-	.host_size = sizeof(struct ibstruct_smp_port_info_extended),
-	.mgmt_class = 1,
-	.attr_id = 51,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 12,
-	.fields = fields_smp_port_info_extended,
-	.nfields = 12,
-	.unpack = gen_unpack_smp_port_info_extended,
-	.pack = gen_pack_smp_port_info_extended,
-};
+IBSTRUCT_EXPORT int ibstruct_smp_port_info_extended_pack(const struct ibstruct_smp_port_info_extended *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_smp_port_info_extended")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_smp_port_info_extended_desc(void)
 {
-	return &desc_smp_port_info_extended;
+	return &ibs_descs[53];
 }
 
 static inline void ibs_unpack_mlnx_ext_port_info(struct ibstruct_mlnx_ext_port_info *h, const uint8_t *p)
@@ -5997,7 +3880,7 @@ static inline int ibs_check_mlnx_ext_port_info(const struct ibstruct_mlnx_ext_po
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mlnx_ext_port_info_unpack(struct ibstruct_mlnx_ext_port_info *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_mlnx_ext_port_info(struct ibstruct_mlnx_ext_port_info *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -6007,7 +3890,10 @@ IBSTRUCT_EXPORT int ibstruct_mlnx_ext_port_info_unpack(struct ibstruct_mlnx_ext_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mlnx_ext_port_info_pack(const struct ibstruct_mlnx_ext_port_info *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_mlnx_ext_port_info_unpack(struct ibstruct_mlnx_ext_port_info *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_mlnx_ext_port_info")));
+
+static __attribute__((noinline)) int gen_pack_mlnx_ext_port_info(const struct ibstruct_mlnx_ext_port_info *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -6023,48 +3909,12 @@ IBSTRUCT_EXPORT int ibstruct_mlnx_ext_port_info_pack(const struct ibstruct_mlnx_
 	return 0;
 }
 
-static int gen_unpack_mlnx_ext_port_info(void *h, const void *buf, size_t len)
-{
-	return ibstruct_mlnx_ext_port_info_unpack((struct ibstruct_mlnx_ext_port_info *)h, buf, len);
-}
-
-static int gen_pack_mlnx_ext_port_info(const void *h, void *buf, size_t len)
-{
-	return ibstruct_mlnx_ext_port_info_pack((const struct ibstruct_mlnx_ext_port_info *)h, buf, len);
-}
-
-static const struct ibs_field fields_mlnx_ext_port_info[] = {
-	{ 57, 0, 0, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlnx_ext_port_info, reserved_0), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 4990, 5008, 24, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mlnx_ext_port_info, stateChangeEnable), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->stateChangeEnable), 1, -1, 0, -1, -1 },
-	{ 33, 0, 32, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlnx_ext_port_info, reserved_32), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->reserved_32), 2, -1, IBS_F_RESERVED, -1, -1 },
-	{ 3342, 3361, 56, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mlnx_ext_port_info, linkSpeedSupported), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->linkSpeedSupported), 3, -1, 0, -1, -1 },
-	{ 5026, 0, 64, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlnx_ext_port_info, reserved_64), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->reserved_64), 4, -1, IBS_F_RESERVED, -1, -1 },
-	{ 3547, 3564, 88, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mlnx_ext_port_info, linkSpeedEnabled), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->linkSpeedEnabled), 5, -1, 0, -1, -1 },
-	{ 2260, 0, 96, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlnx_ext_port_info, reserved_96), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->reserved_96), 6, -1, IBS_F_RESERVED, -1, -1 },
-	{ 3515, 3531, 120, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_mlnx_ext_port_info, linkSpeedActive), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->linkSpeedActive), 7, -1, 0, -1, -1 },
-	{ 5038, 0, 128, 384, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlnx_ext_port_info, reserved_128), 48, 8, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_mlnx_ext_port_info = {
-	.name = "MlnxExtPortInfo",
-	.c_name = "mlnx_ext_port_info",
-	.desc = "Mellanox extended port information (smpquery mepi)",
-	.size = 64,
-	.host_size = sizeof(struct ibstruct_mlnx_ext_port_info),
-	.mgmt_class = 1,
-	.attr_id = 65424,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 9,
-	.fields = fields_mlnx_ext_port_info,
-	.nfields = 9,
-	.unpack = gen_unpack_mlnx_ext_port_info,
-	.pack = gen_pack_mlnx_ext_port_info,
-};
+IBSTRUCT_EXPORT int ibstruct_mlnx_ext_port_info_pack(const struct ibstruct_mlnx_ext_port_info *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_mlnx_ext_port_info")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_mlnx_ext_port_info_desc(void)
 {
-	return &desc_mlnx_ext_port_info;
+	return &ibs_descs[54];
 }
 
 static inline void ibs_unpack_sa_header(struct ibstruct_sa_header *h, const uint8_t *p)
@@ -6092,7 +3942,7 @@ static inline int ibs_check_sa_header(const struct ibstruct_sa_header *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_header_unpack(struct ibstruct_sa_header *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_header(struct ibstruct_sa_header *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -6102,7 +3952,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_header_unpack(struct ibstruct_sa_header *h, cons
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_header_pack(const struct ibstruct_sa_header *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_header_unpack(struct ibstruct_sa_header *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_header")));
+
+static __attribute__((noinline)) int gen_pack_sa_header(const struct ibstruct_sa_header *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -6118,44 +3971,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_header_pack(const struct ibstruct_sa_header *h, 
 	return 0;
 }
 
-static int gen_unpack_sa_header(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_header_unpack((struct ibstruct_sa_header *)h, buf, len);
-}
-
-static int gen_pack_sa_header(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_header_pack((const struct ibstruct_sa_header *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_header[] = {
-	{ 1544, 0, 0, 288, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_header, RMPPHeader), sizeof(((struct ibstruct_sa_header *)0)->RMPPHeader), 0, -1, 0, -1, 21 },
-	{ 4688, 5051, 288, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_sa_header, SMKey), sizeof(((struct ibstruct_sa_header *)0)->SMKey), 17, -1, 0, -1, -1 },
-	{ 5059, 5075, 352, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_header, attributeOffset), sizeof(((struct ibstruct_sa_header *)0)->attributeOffset), 18, -1, 0, -1, -1 },
-	{ 5086, 0, 368, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_header, reserved_368), sizeof(((struct ibstruct_sa_header *)0)->reserved_368), 19, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5099, 5113, 384, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_sa_header, componentMask), sizeof(((struct ibstruct_sa_header *)0)->componentMask), 20, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_sa_header = {
-	.name = "SAHeader",
-	.c_name = "sa_header",
-	.desc = "SA header (MAD header, RMPP header, SA fields)",
-	.size = 56,
-	.host_size = sizeof(struct ibstruct_sa_header),
-	.mgmt_class = 3,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 21,
-	.fields = fields_sa_header,
-	.nfields = 5,
-	.unpack = gen_unpack_sa_header,
-	.pack = gen_pack_sa_header,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_header_pack(const struct ibstruct_sa_header *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_header")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_header_desc(void)
 {
-	return &desc_sa_header;
+	return &ibs_descs[55];
 }
 
 static inline void ibs_unpack_sa_format(struct ibstruct_sa_format *h, const uint8_t *p)
@@ -6177,7 +3998,7 @@ static inline int ibs_check_sa_format(const struct ibstruct_sa_format *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_format_unpack(struct ibstruct_sa_format *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_format(struct ibstruct_sa_format *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -6187,7 +4008,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_format_unpack(struct ibstruct_sa_format *h, cons
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_format_pack(const struct ibstruct_sa_format *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_format_unpack(struct ibstruct_sa_format *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_format")));
+
+static __attribute__((noinline)) int gen_pack_sa_format(const struct ibstruct_sa_format *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -6203,41 +4027,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_format_pack(const struct ibstruct_sa_format *h, 
 	return 0;
 }
 
-static int gen_unpack_sa_format(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_format_unpack((struct ibstruct_sa_format *)h, buf, len);
-}
-
-static int gen_pack_sa_format(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_format_pack((const struct ibstruct_sa_format *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_format[] = {
-	{ 5124, 0, 0, 448, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_format, SAHeader), sizeof(((struct ibstruct_sa_format *)0)->SAHeader), 0, -1, 0, -1, 55 },
-	{ 1606, 5133, 448, 1600, 1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_format, data), 200, 21, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_sa_format = {
-	.name = "SAFormat",
-	.c_name = "sa_format",
-	.desc = "SA MAD",
-	.size = 256,
-	.host_size = sizeof(struct ibstruct_sa_format),
-	.mgmt_class = 3,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 22,
-	.fields = fields_sa_format,
-	.nfields = 2,
-	.unpack = gen_unpack_sa_format,
-	.pack = gen_pack_sa_format,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_format_pack(const struct ibstruct_sa_format *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_format")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_format_desc(void)
 {
-	return &desc_sa_format;
+	return &ibs_descs[56];
 }
 
 static inline void ibs_unpack_sa_node_record(struct ibstruct_sa_node_record *h, const uint8_t *p)
@@ -6263,7 +4058,7 @@ static inline int ibs_check_sa_node_record(const struct ibstruct_sa_node_record 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_node_record_unpack(struct ibstruct_sa_node_record *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_node_record(struct ibstruct_sa_node_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -6273,7 +4068,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_node_record_unpack(struct ibstruct_sa_node_recor
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_node_record_pack(const struct ibstruct_sa_node_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_node_record_unpack(struct ibstruct_sa_node_record *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_node_record")));
+
+static __attribute__((noinline)) int gen_pack_sa_node_record(const struct ibstruct_sa_node_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -6289,43 +4087,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_node_record_pack(const struct ibstruct_sa_node_r
 	return 0;
 }
 
-static int gen_unpack_sa_node_record(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_node_record_unpack((struct ibstruct_sa_node_record *)h, buf, len);
-}
-
-static int gen_pack_sa_node_record(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_node_record_pack((const struct ibstruct_sa_node_record *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_node_record[] = {
-	{ 3154, 3158, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_node_record, LID), sizeof(((struct ibstruct_sa_node_record *)0)->LID), 0, -1, 0, -1, -1 },
-	{ 1779, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_node_record, reserved_16), sizeof(((struct ibstruct_sa_node_record *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5140, 0, 32, 320, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_node_record, nodeInfo), sizeof(((struct ibstruct_sa_node_record *)0)->nodeInfo), 2, -1, 0, -1, 39 },
-	{ 5149, 0, 352, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_node_record, nodeDescription), sizeof(((struct ibstruct_sa_node_record *)0)->nodeDescription), 14, -1, 0, -1, 38 },
-};
-
-static const struct ibstruct_desc desc_sa_node_record = {
-	.name = "SANodeRecord",
-	.c_name = "sa_node_record",
-	.desc = "Container for NodeInfo",
-	.size = 108,
-	.host_size = sizeof(struct ibstruct_sa_node_record),
-	.mgmt_class = 3,
-	.attr_id = 17,
-	.methods = 0x00040002u,
-	.record = 1,
-	.ncm = 15,
-	.fields = fields_sa_node_record,
-	.nfields = 4,
-	.unpack = gen_unpack_sa_node_record,
-	.pack = gen_pack_sa_node_record,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_node_record_pack(const struct ibstruct_sa_node_record *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_node_record")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_node_record_desc(void)
 {
-	return &desc_sa_node_record;
+	return &ibs_descs[57];
 }
 
 static inline void ibs_unpack_sa_port_info_record(struct ibstruct_sa_port_info_record *h, const uint8_t *p)
@@ -6351,7 +4118,7 @@ static inline int ibs_check_sa_port_info_record(const struct ibstruct_sa_port_in
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_port_info_record_unpack(struct ibstruct_sa_port_info_record *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_port_info_record(struct ibstruct_sa_port_info_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -6361,7 +4128,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_port_info_record_unpack(struct ibstruct_sa_port_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_port_info_record_pack(const struct ibstruct_sa_port_info_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_port_info_record_unpack(struct ibstruct_sa_port_info_record *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_port_info_record")));
+
+static __attribute__((noinline)) int gen_pack_sa_port_info_record(const struct ibstruct_sa_port_info_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -6377,43 +4147,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_port_info_record_pack(const struct ibstruct_sa_p
 	return 0;
 }
 
-static int gen_unpack_sa_port_info_record(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_port_info_record_unpack((struct ibstruct_sa_port_info_record *)h, buf, len);
-}
-
-static int gen_pack_sa_port_info_record(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_port_info_record_pack((const struct ibstruct_sa_port_info_record *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_port_info_record[] = {
-	{ 5165, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_port_info_record, endportLID), sizeof(((struct ibstruct_sa_port_info_record *)0)->endportLID), 0, -1, 0, -1, -1 },
-	{ 1834, 0, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_port_info_record, portNum), sizeof(((struct ibstruct_sa_port_info_record *)0)->portNum), 1, -1, 0, -1, -1 },
-	{ 5176, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_port_info_record, reserved_24), sizeof(((struct ibstruct_sa_port_info_record *)0)->reserved_24), 2, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5188, 0, 32, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_port_info_record, portInfo), sizeof(((struct ibstruct_sa_port_info_record *)0)->portInfo), 3, -1, 0, -1, 42 },
-};
-
-static const struct ibstruct_desc desc_sa_port_info_record = {
-	.name = "SAPortInfoRecord",
-	.c_name = "sa_port_info_record",
-	.desc = "Container for PortInfo",
-	.size = 68,
-	.host_size = sizeof(struct ibstruct_sa_port_info_record),
-	.mgmt_class = 3,
-	.attr_id = 18,
-	.methods = 0x00040002u,
-	.record = 1,
-	.ncm = 61,
-	.fields = fields_sa_port_info_record,
-	.nfields = 4,
-	.unpack = gen_unpack_sa_port_info_record,
-	.pack = gen_pack_sa_port_info_record,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_port_info_record_pack(const struct ibstruct_sa_port_info_record *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_port_info_record")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_port_info_record_desc(void)
 {
-	return &desc_sa_port_info_record;
+	return &ibs_descs[58];
 }
 
 static inline void ibs_unpack_sa_sl2vl_mapping_table_record(struct ibstruct_sa_sl2vl_mapping_table_record *h, const uint8_t *p)
@@ -6440,7 +4179,7 @@ static inline int ibs_check_sa_sl2vl_mapping_table_record(const struct ibstruct_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_sl2vl_mapping_table_record_unpack(struct ibstruct_sa_sl2vl_mapping_table_record *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_sl2vl_mapping_table_record(struct ibstruct_sa_sl2vl_mapping_table_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -6450,7 +4189,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_sl2vl_mapping_table_record_unpack(struct ibstruc
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_sl2vl_mapping_table_record_pack(const struct ibstruct_sa_sl2vl_mapping_table_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_sl2vl_mapping_table_record_unpack(struct ibstruct_sa_sl2vl_mapping_table_record *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_sl2vl_mapping_table_record")));
+
+static __attribute__((noinline)) int gen_pack_sa_sl2vl_mapping_table_record(const struct ibstruct_sa_sl2vl_mapping_table_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -6466,44 +4208,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_sl2vl_mapping_table_record_pack(const struct ibs
 	return 0;
 }
 
-static int gen_unpack_sa_sl2vl_mapping_table_record(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_sl2vl_mapping_table_record_unpack((struct ibstruct_sa_sl2vl_mapping_table_record *)h, buf, len);
-}
-
-static int gen_pack_sa_sl2vl_mapping_table_record(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_sl2vl_mapping_table_record_pack((const struct ibstruct_sa_sl2vl_mapping_table_record *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_sl2vl_mapping_table_record[] = {
-	{ 3154, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, LID), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->LID), 0, -1, 0, -1, -1 },
-	{ 5197, 0, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, inputPortNum), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->inputPortNum), 1, -1, 0, -1, -1 },
-	{ 5210, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, outputPortNum), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->outputPortNum), 2, -1, 0, -1, -1 },
-	{ 33, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, reserved_32), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->reserved_32), 3, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5224, 0, 64, 64, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, SLToVLMappingTable), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->SLToVLMappingTable), 4, -1, 0, -1, 44 },
-};
-
-static const struct ibstruct_desc desc_sa_sl2vl_mapping_table_record = {
-	.name = "SASLToVLMappingTableRecord",
-	.c_name = "sa_sl2vl_mapping_table_record",
-	.desc = "Container for SLtoVLMappingTable entry",
-	.size = 16,
-	.host_size = sizeof(struct ibstruct_sa_sl2vl_mapping_table_record),
-	.mgmt_class = 3,
-	.attr_id = 19,
-	.methods = 0x00040002u,
-	.record = 1,
-	.ncm = 5,
-	.fields = fields_sa_sl2vl_mapping_table_record,
-	.nfields = 5,
-	.unpack = gen_unpack_sa_sl2vl_mapping_table_record,
-	.pack = gen_pack_sa_sl2vl_mapping_table_record,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_sl2vl_mapping_table_record_pack(const struct ibstruct_sa_sl2vl_mapping_table_record *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_sl2vl_mapping_table_record")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_sl2vl_mapping_table_record_desc(void)
 {
-	return &desc_sa_sl2vl_mapping_table_record;
+	return &ibs_descs[59];
 }
 
 static inline void ibs_unpack_sa_switch_info_record(struct ibstruct_sa_switch_info_record *h, const uint8_t *p)
@@ -6527,7 +4237,7 @@ static inline int ibs_check_sa_switch_info_record(const struct ibstruct_sa_switc
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_switch_info_record_unpack(struct ibstruct_sa_switch_info_record *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_switch_info_record(struct ibstruct_sa_switch_info_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -6537,7 +4247,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_switch_info_record_unpack(struct ibstruct_sa_swi
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_switch_info_record_pack(const struct ibstruct_sa_switch_info_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_switch_info_record_unpack(struct ibstruct_sa_switch_info_record *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_switch_info_record")));
+
+static __attribute__((noinline)) int gen_pack_sa_switch_info_record(const struct ibstruct_sa_switch_info_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -6553,42 +4266,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_switch_info_record_pack(const struct ibstruct_sa
 	return 0;
 }
 
-static int gen_unpack_sa_switch_info_record(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_switch_info_record_unpack((struct ibstruct_sa_switch_info_record *)h, buf, len);
-}
-
-static int gen_pack_sa_switch_info_record(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_switch_info_record_pack((const struct ibstruct_sa_switch_info_record *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_switch_info_record[] = {
-	{ 3154, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_switch_info_record, LID), sizeof(((struct ibstruct_sa_switch_info_record *)0)->LID), 0, -1, 0, -1, -1 },
-	{ 1779, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_switch_info_record, reserved_16), sizeof(((struct ibstruct_sa_switch_info_record *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5243, 0, 32, 160, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_switch_info_record, switchInfo), sizeof(((struct ibstruct_sa_switch_info_record *)0)->switchInfo), 2, -1, 0, -1, 40 },
-};
-
-static const struct ibstruct_desc desc_sa_switch_info_record = {
-	.name = "SASwitchInfoRecord",
-	.c_name = "sa_switch_info_record",
-	.desc = "Container for SwitchInfo",
-	.size = 24,
-	.host_size = sizeof(struct ibstruct_sa_switch_info_record),
-	.mgmt_class = 3,
-	.attr_id = 20,
-	.methods = 0x00040002u,
-	.record = 1,
-	.ncm = 22,
-	.fields = fields_sa_switch_info_record,
-	.nfields = 3,
-	.unpack = gen_unpack_sa_switch_info_record,
-	.pack = gen_pack_sa_switch_info_record,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_switch_info_record_pack(const struct ibstruct_sa_switch_info_record *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_switch_info_record")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_switch_info_record_desc(void)
 {
-	return &desc_sa_switch_info_record;
+	return &ibs_descs[60];
 }
 
 static inline void ibs_unpack_sa_linear_forwarding_table_record(struct ibstruct_sa_linear_forwarding_table_record *h, const uint8_t *p)
@@ -6613,7 +4296,7 @@ static inline int ibs_check_sa_linear_forwarding_table_record(const struct ibstr
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_linear_forwarding_table_record_unpack(struct ibstruct_sa_linear_forwarding_table_record *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_linear_forwarding_table_record(struct ibstruct_sa_linear_forwarding_table_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -6623,7 +4306,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_linear_forwarding_table_record_unpack(struct ibs
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_linear_forwarding_table_record_pack(const struct ibstruct_sa_linear_forwarding_table_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_linear_forwarding_table_record_unpack(struct ibstruct_sa_linear_forwarding_table_record *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_linear_forwarding_table_record")));
+
+static __attribute__((noinline)) int gen_pack_sa_linear_forwarding_table_record(const struct ibstruct_sa_linear_forwarding_table_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -6639,43 +4325,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_linear_forwarding_table_record_pack(const struct
 	return 0;
 }
 
-static int gen_unpack_sa_linear_forwarding_table_record(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_linear_forwarding_table_record_unpack((struct ibstruct_sa_linear_forwarding_table_record *)h, buf, len);
-}
-
-static int gen_pack_sa_linear_forwarding_table_record(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_linear_forwarding_table_record_pack((const struct ibstruct_sa_linear_forwarding_table_record *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_linear_forwarding_table_record[] = {
-	{ 3154, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_linear_forwarding_table_record, LID), sizeof(((struct ibstruct_sa_linear_forwarding_table_record *)0)->LID), 0, -1, 0, -1, -1 },
-	{ 5254, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_linear_forwarding_table_record, blockNum), sizeof(((struct ibstruct_sa_linear_forwarding_table_record *)0)->blockNum), 1, -1, 0, -1, -1 },
-	{ 33, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_linear_forwarding_table_record, reserved_32), sizeof(((struct ibstruct_sa_linear_forwarding_table_record *)0)->reserved_32), 2, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5263, 0, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_linear_forwarding_table_record, linearForwardingTable), sizeof(((struct ibstruct_sa_linear_forwarding_table_record *)0)->linearForwardingTable), 3, -1, 0, -1, 46 },
-};
-
-static const struct ibstruct_desc desc_sa_linear_forwarding_table_record = {
-	.name = "SALinearForwardingTableRecord",
-	.c_name = "sa_linear_forwarding_table_record",
-	.desc = "Container for LinearForwardingTable entry",
-	.size = 72,
-	.host_size = sizeof(struct ibstruct_sa_linear_forwarding_table_record),
-	.mgmt_class = 3,
-	.attr_id = 21,
-	.methods = 0x00040002u,
-	.record = 1,
-	.ncm = 4,
-	.fields = fields_sa_linear_forwarding_table_record,
-	.nfields = 4,
-	.unpack = gen_unpack_sa_linear_forwarding_table_record,
-	.pack = gen_pack_sa_linear_forwarding_table_record,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_linear_forwarding_table_record_pack(const struct ibstruct_sa_linear_forwarding_table_record *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_linear_forwarding_table_record")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_linear_forwarding_table_record_desc(void)
 {
-	return &desc_sa_linear_forwarding_table_record;
+	return &ibs_descs[61];
 }
 
 static inline void ibs_unpack_sa_random_forwarding_table_record(struct ibstruct_sa_random_forwarding_table_record *h, const uint8_t *p)
@@ -6701,7 +4356,7 @@ static inline int ibs_check_sa_random_forwarding_table_record(const struct ibstr
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_random_forwarding_table_record_unpack(struct ibstruct_sa_random_forwarding_table_record *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_random_forwarding_table_record(struct ibstruct_sa_random_forwarding_table_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -6711,7 +4366,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_random_forwarding_table_record_unpack(struct ibs
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_random_forwarding_table_record_pack(const struct ibstruct_sa_random_forwarding_table_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_random_forwarding_table_record_unpack(struct ibstruct_sa_random_forwarding_table_record *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_random_forwarding_table_record")));
+
+static __attribute__((noinline)) int gen_pack_sa_random_forwarding_table_record(const struct ibstruct_sa_random_forwarding_table_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -6727,43 +4385,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_random_forwarding_table_record_pack(const struct
 	return 0;
 }
 
-static int gen_unpack_sa_random_forwarding_table_record(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_random_forwarding_table_record_unpack((struct ibstruct_sa_random_forwarding_table_record *)h, buf, len);
-}
-
-static int gen_pack_sa_random_forwarding_table_record(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_random_forwarding_table_record_pack((const struct ibstruct_sa_random_forwarding_table_record *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_random_forwarding_table_record[] = {
-	{ 3154, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_random_forwarding_table_record, LID), sizeof(((struct ibstruct_sa_random_forwarding_table_record *)0)->LID), 0, -1, 0, -1, -1 },
-	{ 5254, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_random_forwarding_table_record, blockNum), sizeof(((struct ibstruct_sa_random_forwarding_table_record *)0)->blockNum), 1, -1, 0, -1, -1 },
-	{ 33, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_random_forwarding_table_record, reserved_32), sizeof(((struct ibstruct_sa_random_forwarding_table_record *)0)->reserved_32), 2, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5285, 0, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_random_forwarding_table_record, randomForwardingTable), sizeof(((struct ibstruct_sa_random_forwarding_table_record *)0)->randomForwardingTable), 3, -1, 0, -1, 48 },
-};
-
-static const struct ibstruct_desc desc_sa_random_forwarding_table_record = {
-	.name = "SARandomForwardingTableRecord",
-	.c_name = "sa_random_forwarding_table_record",
-	.desc = "Container for RandomForwardingTable entry",
-	.size = 72,
-	.host_size = sizeof(struct ibstruct_sa_random_forwarding_table_record),
-	.mgmt_class = 3,
-	.attr_id = 22,
-	.methods = 0x00040002u,
-	.record = 1,
-	.ncm = 83,
-	.fields = fields_sa_random_forwarding_table_record,
-	.nfields = 4,
-	.unpack = gen_unpack_sa_random_forwarding_table_record,
-	.pack = gen_pack_sa_random_forwarding_table_record,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_random_forwarding_table_record_pack(const struct ibstruct_sa_random_forwarding_table_record *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_random_forwarding_table_record")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_random_forwarding_table_record_desc(void)
 {
-	return &desc_sa_random_forwarding_table_record;
+	return &ibs_descs[62];
 }
 
 static inline void ibs_unpack_sa_multicast_forwarding_table_record(struct ibstruct_sa_multicast_forwarding_table_record *h, const uint8_t *p)
@@ -6797,7 +4424,7 @@ static inline int ibs_check_sa_multicast_forwarding_table_record(const struct ib
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_multicast_forwarding_table_record_unpack(struct ibstruct_sa_multicast_forwarding_table_record *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_multicast_forwarding_table_record(struct ibstruct_sa_multicast_forwarding_table_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -6807,7 +4434,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_multicast_forwarding_table_record_unpack(struct 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_multicast_forwarding_table_record_pack(const struct ibstruct_sa_multicast_forwarding_table_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_multicast_forwarding_table_record_unpack(struct ibstruct_sa_multicast_forwarding_table_record *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_multicast_forwarding_table_record")));
+
+static __attribute__((noinline)) int gen_pack_sa_multicast_forwarding_table_record(const struct ibstruct_sa_multicast_forwarding_table_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -6823,45 +4453,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_multicast_forwarding_table_record_pack(const str
 	return 0;
 }
 
-static int gen_unpack_sa_multicast_forwarding_table_record(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_multicast_forwarding_table_record_unpack((struct ibstruct_sa_multicast_forwarding_table_record *)h, buf, len);
-}
-
-static int gen_pack_sa_multicast_forwarding_table_record(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_multicast_forwarding_table_record_pack((const struct ibstruct_sa_multicast_forwarding_table_record *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_multicast_forwarding_table_record[] = {
-	{ 3154, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, LID), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->LID), 0, -1, 0, -1, -1 },
-	{ 1779, 0, 16, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, reserved_16), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5307, 0, 18, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, position), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->position), 2, -1, 0, -1, -1 },
-	{ 5254, 0, 22, 10, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, blockNum), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->blockNum), 3, -1, 0, -1, -1 },
-	{ 33, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, reserved_32), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->reserved_32), 4, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5316, 0, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, multicastForwardingTable), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->multicastForwardingTable), 5, -1, 0, -1, 49 },
-};
-
-static const struct ibstruct_desc desc_sa_multicast_forwarding_table_record = {
-	.name = "SAMulticastForwardingTableRecord",
-	.c_name = "sa_multicast_forwarding_table_record",
-	.desc = "Container for MulticastForwardingTable entry",
-	.size = 72,
-	.host_size = sizeof(struct ibstruct_sa_multicast_forwarding_table_record),
-	.mgmt_class = 3,
-	.attr_id = 23,
-	.methods = 0x00040002u,
-	.record = 1,
-	.ncm = 6,
-	.fields = fields_sa_multicast_forwarding_table_record,
-	.nfields = 6,
-	.unpack = gen_unpack_sa_multicast_forwarding_table_record,
-	.pack = gen_pack_sa_multicast_forwarding_table_record,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_multicast_forwarding_table_record_pack(const struct ibstruct_sa_multicast_forwarding_table_record *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_multicast_forwarding_table_record")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_multicast_forwarding_table_record_desc(void)
 {
-	return &desc_sa_multicast_forwarding_table_record;
+	return &ibs_descs[63];
 }
 
 static inline void ibs_unpack_sa_vlarb_table_record(struct ibstruct_sa_vlarb_table_record *h, const uint8_t *p)
@@ -6888,7 +4485,7 @@ static inline int ibs_check_sa_vlarb_table_record(const struct ibstruct_sa_vlarb
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_vlarb_table_record_unpack(struct ibstruct_sa_vlarb_table_record *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_vlarb_table_record(struct ibstruct_sa_vlarb_table_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -6898,7 +4495,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_vlarb_table_record_unpack(struct ibstruct_sa_vla
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_vlarb_table_record_pack(const struct ibstruct_sa_vlarb_table_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_vlarb_table_record_unpack(struct ibstruct_sa_vlarb_table_record *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_vlarb_table_record")));
+
+static __attribute__((noinline)) int gen_pack_sa_vlarb_table_record(const struct ibstruct_sa_vlarb_table_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -6914,44 +4514,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_vlarb_table_record_pack(const struct ibstruct_sa
 	return 0;
 }
 
-static int gen_unpack_sa_vlarb_table_record(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_vlarb_table_record_unpack((struct ibstruct_sa_vlarb_table_record *)h, buf, len);
-}
-
-static int gen_pack_sa_vlarb_table_record(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_vlarb_table_record_pack((const struct ibstruct_sa_vlarb_table_record *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_vlarb_table_record[] = {
-	{ 3154, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_vlarb_table_record, LID), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->LID), 0, -1, 0, -1, -1 },
-	{ 5210, 0, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_vlarb_table_record, outputPortNum), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->outputPortNum), 1, -1, 0, -1, -1 },
-	{ 5254, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_vlarb_table_record, blockNum), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->blockNum), 2, -1, 0, -1, -1 },
-	{ 33, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_vlarb_table_record, reserved_32), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->reserved_32), 3, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5341, 0, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_vlarb_table_record, VLArbitrationTable), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->VLArbitrationTable), 4, -1, 0, -1, 45 },
-};
-
-static const struct ibstruct_desc desc_sa_vlarb_table_record = {
-	.name = "SAVLArbitrationTableRecord",
-	.c_name = "sa_vlarb_table_record",
-	.desc = "Container for VLArbitrationTable entry",
-	.size = 72,
-	.host_size = sizeof(struct ibstruct_sa_vlarb_table_record),
-	.mgmt_class = 3,
-	.attr_id = 54,
-	.methods = 0x00040002u,
-	.record = 1,
-	.ncm = 5,
-	.fields = fields_sa_vlarb_table_record,
-	.nfields = 5,
-	.unpack = gen_unpack_sa_vlarb_table_record,
-	.pack = gen_pack_sa_vlarb_table_record,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_vlarb_table_record_pack(const struct ibstruct_sa_vlarb_table_record *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_vlarb_table_record")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_vlarb_table_record_desc(void)
 {
-	return &desc_sa_vlarb_table_record;
+	return &ibs_descs[64];
 }
 
 static inline void ibs_unpack_sa_sm_info_record(struct ibstruct_sa_sm_info_record *h, const uint8_t *p)
@@ -6975,7 +4543,7 @@ static inline int ibs_check_sa_sm_info_record(const struct ibstruct_sa_sm_info_r
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_sm_info_record_unpack(struct ibstruct_sa_sm_info_record *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_sm_info_record(struct ibstruct_sa_sm_info_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -6985,7 +4553,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_sm_info_record_unpack(struct ibstruct_sa_sm_info
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_sm_info_record_pack(const struct ibstruct_sa_sm_info_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_sm_info_record_unpack(struct ibstruct_sa_sm_info_record *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_sm_info_record")));
+
+static __attribute__((noinline)) int gen_pack_sa_sm_info_record(const struct ibstruct_sa_sm_info_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -7001,42 +4572,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_sm_info_record_pack(const struct ibstruct_sa_sm_
 	return 0;
 }
 
-static int gen_unpack_sa_sm_info_record(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_sm_info_record_unpack((struct ibstruct_sa_sm_info_record *)h, buf, len);
-}
-
-static int gen_pack_sa_sm_info_record(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_sm_info_record_pack((const struct ibstruct_sa_sm_info_record *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_sm_info_record[] = {
-	{ 3154, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sm_info_record, LID), sizeof(((struct ibstruct_sa_sm_info_record *)0)->LID), 0, -1, 0, -1, -1 },
-	{ 1779, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sm_info_record, reserved_16), sizeof(((struct ibstruct_sa_sm_info_record *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5360, 0, 32, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_sm_info_record, SMInfo), sizeof(((struct ibstruct_sa_sm_info_record *)0)->SMInfo), 2, -1, 0, -1, 50 },
-};
-
-static const struct ibstruct_desc desc_sa_sm_info_record = {
-	.name = "SASMInfoRecord",
-	.c_name = "sa_sm_info_record",
-	.desc = "Container for SMInfo",
-	.size = 28,
-	.host_size = sizeof(struct ibstruct_sa_sm_info_record),
-	.mgmt_class = 3,
-	.attr_id = 24,
-	.methods = 0x00040002u,
-	.record = 1,
-	.ncm = 8,
-	.fields = fields_sa_sm_info_record,
-	.nfields = 3,
-	.unpack = gen_unpack_sa_sm_info_record,
-	.pack = gen_pack_sa_sm_info_record,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_sm_info_record_pack(const struct ibstruct_sa_sm_info_record *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_sm_info_record")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_sm_info_record_desc(void)
 {
-	return &desc_sa_sm_info_record;
+	return &ibs_descs[65];
 }
 
 static inline void ibs_unpack_sa_pkey_table_record(struct ibstruct_sa_pkey_table_record *h, const uint8_t *p)
@@ -7064,7 +4605,7 @@ static inline int ibs_check_sa_pkey_table_record(const struct ibstruct_sa_pkey_t
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_pkey_table_record_unpack(struct ibstruct_sa_pkey_table_record *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_pkey_table_record(struct ibstruct_sa_pkey_table_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -7074,7 +4615,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_pkey_table_record_unpack(struct ibstruct_sa_pkey
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_pkey_table_record_pack(const struct ibstruct_sa_pkey_table_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_pkey_table_record_unpack(struct ibstruct_sa_pkey_table_record *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_pkey_table_record")));
+
+static __attribute__((noinline)) int gen_pack_sa_pkey_table_record(const struct ibstruct_sa_pkey_table_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -7090,44 +4634,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_pkey_table_record_pack(const struct ibstruct_sa_
 	return 0;
 }
 
-static int gen_unpack_sa_pkey_table_record(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_pkey_table_record_unpack((struct ibstruct_sa_pkey_table_record *)h, buf, len);
-}
-
-static int gen_pack_sa_pkey_table_record(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_pkey_table_record_pack((const struct ibstruct_sa_pkey_table_record *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_pkey_table_record[] = {
-	{ 3154, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_pkey_table_record, LID), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->LID), 0, -1, 0, -1, -1 },
-	{ 5254, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_pkey_table_record, blockNum), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->blockNum), 1, -1, 0, -1, -1 },
-	{ 1834, 0, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_pkey_table_record, portNum), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->portNum), 2, -1, 0, -1, -1 },
-	{ 1842, 0, 40, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_pkey_table_record, reserved_40), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->reserved_40), 3, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5367, 0, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_pkey_table_record, PKeyTable), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->PKeyTable), 4, -1, 0, -1, 43 },
-};
-
-static const struct ibstruct_desc desc_sa_pkey_table_record = {
-	.name = "SAPKeyTableRecord",
-	.c_name = "sa_pkey_table_record",
-	.desc = "Container for P_Key Table",
-	.size = 72,
-	.host_size = sizeof(struct ibstruct_sa_pkey_table_record),
-	.mgmt_class = 3,
-	.attr_id = 51,
-	.methods = 0x00040002u,
-	.record = 1,
-	.ncm = 36,
-	.fields = fields_sa_pkey_table_record,
-	.nfields = 5,
-	.unpack = gen_unpack_sa_pkey_table_record,
-	.pack = gen_pack_sa_pkey_table_record,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_pkey_table_record_pack(const struct ibstruct_sa_pkey_table_record *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_pkey_table_record")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_pkey_table_record_desc(void)
 {
-	return &desc_sa_pkey_table_record;
+	return &ibs_descs[66];
 }
 
 static inline void ibs_unpack_sa_inform_info_record(struct ibstruct_sa_inform_info_record *h, const uint8_t *p)
@@ -7157,7 +4669,7 @@ static inline int ibs_check_sa_inform_info_record(const struct ibstruct_sa_infor
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_inform_info_record_unpack(struct ibstruct_sa_inform_info_record *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_inform_info_record(struct ibstruct_sa_inform_info_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -7167,7 +4679,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_inform_info_record_unpack(struct ibstruct_sa_inf
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_inform_info_record_pack(const struct ibstruct_sa_inform_info_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_inform_info_record_unpack(struct ibstruct_sa_inform_info_record *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_inform_info_record")));
+
+static __attribute__((noinline)) int gen_pack_sa_inform_info_record(const struct ibstruct_sa_inform_info_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -7183,45 +4698,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_inform_info_record_pack(const struct ibstruct_sa
 	return 0;
 }
 
-static int gen_unpack_sa_inform_info_record(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_inform_info_record_unpack((struct ibstruct_sa_inform_info_record *)h, buf, len);
-}
-
-static int gen_pack_sa_inform_info_record(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_inform_info_record_pack((const struct ibstruct_sa_inform_info_record *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_inform_info_record[] = {
-	{ 5377, 0, 0, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_inform_info_record, subscriberGID), sizeof(((struct ibstruct_sa_inform_info_record *)0)->subscriberGID), 0, -1, 0, -1, -1 },
-	{ 5391, 0, 128, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_inform_info_record, enumeration), sizeof(((struct ibstruct_sa_inform_info_record *)0)->enumeration), 1, -1, 0, -1, -1 },
-	{ 470, 0, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_inform_info_record, reserved_144), sizeof(((struct ibstruct_sa_inform_info_record *)0)->reserved_144), 2, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1344, 0, 160, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_inform_info_record, reserved_160), sizeof(((struct ibstruct_sa_inform_info_record *)0)->reserved_160), -1, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5403, 0, 192, 288, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_inform_info_record, informInfo), sizeof(((struct ibstruct_sa_inform_info_record *)0)->informInfo), 3, -1, 0, -1, 20 },
-	{ 5414, 0, 480, 160, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_inform_info_record, reserved_480), 20, 16, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_sa_inform_info_record = {
-	.name = "SAInformInfoRecord",
-	.c_name = "sa_inform_info_record",
-	.desc = "Container for InformInfo",
-	.size = 80,
-	.host_size = sizeof(struct ibstruct_sa_inform_info_record),
-	.mgmt_class = 3,
-	.attr_id = 243,
-	.methods = 0x00040002u,
-	.record = 1,
-	.ncm = 17,
-	.fields = fields_sa_inform_info_record,
-	.nfields = 6,
-	.unpack = gen_unpack_sa_inform_info_record,
-	.pack = gen_pack_sa_inform_info_record,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_inform_info_record_pack(const struct ibstruct_sa_inform_info_record *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_inform_info_record")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_inform_info_record_desc(void)
 {
-	return &desc_sa_inform_info_record;
+	return &ibs_descs[67];
 }
 
 static inline void ibs_unpack_sa_link_record(struct ibstruct_sa_link_record *h, const uint8_t *p)
@@ -7248,7 +4730,7 @@ static inline int ibs_check_sa_link_record(const struct ibstruct_sa_link_record 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_link_record_unpack(struct ibstruct_sa_link_record *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_link_record(struct ibstruct_sa_link_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -7258,7 +4740,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_link_record_unpack(struct ibstruct_sa_link_recor
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_link_record_pack(const struct ibstruct_sa_link_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_link_record_unpack(struct ibstruct_sa_link_record *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_link_record")));
+
+static __attribute__((noinline)) int gen_pack_sa_link_record(const struct ibstruct_sa_link_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -7274,44 +4759,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_link_record_pack(const struct ibstruct_sa_link_r
 	return 0;
 }
 
-static int gen_unpack_sa_link_record(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_link_record_unpack((struct ibstruct_sa_link_record *)h, buf, len);
-}
-
-static int gen_pack_sa_link_record(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_link_record_pack((const struct ibstruct_sa_link_record *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_link_record[] = {
-	{ 5427, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_link_record, fromLID), sizeof(((struct ibstruct_sa_link_record *)0)->fromLID), 0, -1, 0, -1, -1 },
-	{ 5435, 0, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_link_record, fromPort), sizeof(((struct ibstruct_sa_link_record *)0)->fromPort), 1, -1, 0, -1, -1 },
-	{ 5444, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_link_record, toPort), sizeof(((struct ibstruct_sa_link_record *)0)->toPort), 2, -1, 0, -1, -1 },
-	{ 5451, 0, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_link_record, toLID), sizeof(((struct ibstruct_sa_link_record *)0)->toLID), 3, -1, 0, -1, -1 },
-	{ 1854, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_link_record, reserved_48), sizeof(((struct ibstruct_sa_link_record *)0)->reserved_48), 4, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_sa_link_record = {
-	.name = "SALinkRecord",
-	.c_name = "sa_link_record",
-	.desc = "Inter-node linkage information",
-	.size = 8,
-	.host_size = sizeof(struct ibstruct_sa_link_record),
-	.mgmt_class = 3,
-	.attr_id = 32,
-	.methods = 0x00040002u,
-	.record = 1,
-	.ncm = 5,
-	.fields = fields_sa_link_record,
-	.nfields = 5,
-	.unpack = gen_unpack_sa_link_record,
-	.pack = gen_pack_sa_link_record,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_link_record_pack(const struct ibstruct_sa_link_record *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_link_record")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_link_record_desc(void)
 {
-	return &desc_sa_link_record;
+	return &ibs_descs[68];
 }
 
 static inline void ibs_unpack_sa_guid_info_record(struct ibstruct_sa_guid_info_record *h, const uint8_t *p)
@@ -7338,7 +4791,7 @@ static inline int ibs_check_sa_guid_info_record(const struct ibstruct_sa_guid_in
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_guid_info_record_unpack(struct ibstruct_sa_guid_info_record *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_guid_info_record(struct ibstruct_sa_guid_info_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -7348,7 +4801,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_guid_info_record_unpack(struct ibstruct_sa_guid_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_guid_info_record_pack(const struct ibstruct_sa_guid_info_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_guid_info_record_unpack(struct ibstruct_sa_guid_info_record *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_guid_info_record")));
+
+static __attribute__((noinline)) int gen_pack_sa_guid_info_record(const struct ibstruct_sa_guid_info_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -7364,44 +4820,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_guid_info_record_pack(const struct ibstruct_sa_g
 	return 0;
 }
 
-static int gen_unpack_sa_guid_info_record(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_guid_info_record_unpack((struct ibstruct_sa_guid_info_record *)h, buf, len);
-}
-
-static int gen_pack_sa_guid_info_record(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_guid_info_record_pack((const struct ibstruct_sa_guid_info_record *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_guid_info_record[] = {
-	{ 3154, 3158, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_guid_info_record, LID), sizeof(((struct ibstruct_sa_guid_info_record *)0)->LID), 0, -1, 0, -1, -1 },
-	{ 5254, 5457, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_guid_info_record, blockNum), sizeof(((struct ibstruct_sa_guid_info_record *)0)->blockNum), 1, -1, 0, -1, -1 },
-	{ 5176, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_guid_info_record, reserved_24), sizeof(((struct ibstruct_sa_guid_info_record *)0)->reserved_24), 2, -1, IBS_F_RESERVED, -1, -1 },
-	{ 33, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_guid_info_record, reserved_32), sizeof(((struct ibstruct_sa_guid_info_record *)0)->reserved_32), 3, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5466, 0, 64, 512, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_guid_info_record, GUIDInfo), sizeof(((struct ibstruct_sa_guid_info_record *)0)->GUIDInfo), 4, -1, 0, -1, 41 },
-};
-
-static const struct ibstruct_desc desc_sa_guid_info_record = {
-	.name = "SAGUIDInfoRecord",
-	.c_name = "sa_guid_info_record",
-	.desc = "Container for port GUIDInfo",
-	.size = 72,
-	.host_size = sizeof(struct ibstruct_sa_guid_info_record),
-	.mgmt_class = 3,
-	.attr_id = 48,
-	.methods = 0x00240006u,
-	.record = 1,
-	.ncm = 12,
-	.fields = fields_sa_guid_info_record,
-	.nfields = 5,
-	.unpack = gen_unpack_sa_guid_info_record,
-	.pack = gen_pack_sa_guid_info_record,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_guid_info_record_pack(const struct ibstruct_sa_guid_info_record *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_guid_info_record")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_guid_info_record_desc(void)
 {
-	return &desc_sa_guid_info_record;
+	return &ibs_descs[69];
 }
 
 static inline void ibs_unpack_sa_service_record(struct ibstruct_sa_service_record *h, const uint8_t *p)
@@ -7450,7 +4874,7 @@ static inline int ibs_check_sa_service_record(const struct ibstruct_sa_service_r
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_service_record_unpack(struct ibstruct_sa_service_record *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_service_record(struct ibstruct_sa_service_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -7460,7 +4884,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_service_record_unpack(struct ibstruct_sa_service
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_service_record_pack(const struct ibstruct_sa_service_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_service_record_unpack(struct ibstruct_sa_service_record *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_service_record")));
+
+static __attribute__((noinline)) int gen_pack_sa_service_record(const struct ibstruct_sa_service_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -7476,50 +4903,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_service_record_pack(const struct ibstruct_sa_ser
 	return 0;
 }
 
-static int gen_unpack_sa_service_record(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_service_record_unpack((struct ibstruct_sa_service_record *)h, buf, len);
-}
-
-static int gen_pack_sa_service_record(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_service_record_pack((const struct ibstruct_sa_service_record *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_service_record[] = {
-	{ 5475, 5485, 0, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_sa_service_record, serviceID), sizeof(((struct ibstruct_sa_service_record *)0)->serviceID), 0, -1, 0, -1, -1 },
-	{ 5495, 5506, 64, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceGID), sizeof(((struct ibstruct_sa_service_record *)0)->serviceGID), 1, -1, 0, -1, -1 },
-	{ 5517, 5529, 192, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_sa_service_record, servicePKey), sizeof(((struct ibstruct_sa_service_record *)0)->servicePKey), 2, -1, 0, -1, -1 },
-	{ 5541, 0, 208, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, reserved_208), sizeof(((struct ibstruct_sa_service_record *)0)->reserved_208), 3, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5554, 5567, 224, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceLease), sizeof(((struct ibstruct_sa_service_record *)0)->serviceLease), 4, -1, 0, -1, -1 },
-	{ 5580, 5591, 256, 128, 1, IBS_T_GID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceKey), sizeof(((struct ibstruct_sa_service_record *)0)->serviceKey), 5, -1, 0, -1, -1 },
-	{ 5602, 5614, 384, 512, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceName), 64, 6, -1, 0, -1, -1 },
-	{ 5626, 0, 896, 8, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceData8), sizeof(((struct ibstruct_sa_service_record *)0)->serviceData8[0]), 7, -1, 0, -1, -1 },
-	{ 5639, 0, 1024, 16, 8, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceData16), sizeof(((struct ibstruct_sa_service_record *)0)->serviceData16[0]), 23, -1, 0, -1, -1 },
-	{ 5653, 0, 1152, 32, 4, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record, serviceData32), sizeof(((struct ibstruct_sa_service_record *)0)->serviceData32[0]), 31, -1, 0, -1, -1 },
-	{ 5667, 0, 1280, 64, 2, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_service_record, serviceData64), sizeof(((struct ibstruct_sa_service_record *)0)->serviceData64[0]), 35, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_sa_service_record = {
-	.name = "SAServiceRecord",
-	.c_name = "sa_service_record",
-	.desc = "Information on advertised services",
-	.size = 176,
-	.host_size = sizeof(struct ibstruct_sa_service_record),
-	.mgmt_class = 3,
-	.attr_id = 49,
-	.methods = 0x00240006u,
-	.record = 1,
-	.ncm = 37,
-	.fields = fields_sa_service_record,
-	.nfields = 11,
-	.unpack = gen_unpack_sa_service_record,
-	.pack = gen_pack_sa_service_record,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_service_record_pack(const struct ibstruct_sa_service_record *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_service_record")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_service_record_desc(void)
 {
-	return &desc_sa_service_record;
+	return &ibs_descs[70];
 }
 
 static inline void ibs_unpack_sa_service_record_data(struct ibstruct_sa_service_record_data *h, const uint8_t *p)
@@ -7538,7 +4927,7 @@ static inline int ibs_check_sa_service_record_data(const struct ibstruct_sa_serv
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_service_record_data_unpack(struct ibstruct_sa_service_record_data *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_service_record_data(struct ibstruct_sa_service_record_data *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -7548,7 +4937,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_service_record_data_unpack(struct ibstruct_sa_se
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_service_record_data_pack(const struct ibstruct_sa_service_record_data *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_service_record_data_unpack(struct ibstruct_sa_service_record_data *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_service_record_data")));
+
+static __attribute__((noinline)) int gen_pack_sa_service_record_data(const struct ibstruct_sa_service_record_data *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -7564,40 +4956,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_service_record_data_pack(const struct ibstruct_s
 	return 0;
 }
 
-static int gen_unpack_sa_service_record_data(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_service_record_data_unpack((struct ibstruct_sa_service_record_data *)h, buf, len);
-}
-
-static int gen_pack_sa_service_record_data(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_service_record_data_pack((const struct ibstruct_sa_service_record_data *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_service_record_data[] = {
-	{ 5681, 5693, 0, 512, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_record_data, serviceData), 64, 0, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_sa_service_record_data = {
-	.name = "SAServiceRecordData",
-	.c_name = "sa_service_record_data",
-	.desc = "ServiceRecord ServiceData as one block",
-	.size = 64,
-	.host_size = sizeof(struct ibstruct_sa_service_record_data),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 1,
-	.fields = fields_sa_service_record_data,
-	.nfields = 1,
-	.unpack = gen_unpack_sa_service_record_data,
-	.pack = gen_pack_sa_service_record_data,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_service_record_data_pack(const struct ibstruct_sa_service_record_data *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_service_record_data")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_service_record_data_desc(void)
 {
-	return &desc_sa_service_record_data;
+	return &ibs_descs[71];
 }
 
 static inline void ibs_unpack_ats_service_data(struct ibstruct_ats_service_data *h, const uint8_t *p)
@@ -7626,7 +4990,7 @@ static inline int ibs_check_ats_service_data(const struct ibstruct_ats_service_d
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_ats_service_data_unpack(struct ibstruct_ats_service_data *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_ats_service_data(struct ibstruct_ats_service_data *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -7636,7 +5000,10 @@ IBSTRUCT_EXPORT int ibstruct_ats_service_data_unpack(struct ibstruct_ats_service
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_ats_service_data_pack(const struct ibstruct_ats_service_data *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_ats_service_data_unpack(struct ibstruct_ats_service_data *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_ats_service_data")));
+
+static __attribute__((noinline)) int gen_pack_ats_service_data(const struct ibstruct_ats_service_data *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -7652,45 +5019,12 @@ IBSTRUCT_EXPORT int ibstruct_ats_service_data_pack(const struct ibstruct_ats_ser
 	return 0;
 }
 
-static int gen_unpack_ats_service_data(void *h, const void *buf, size_t len)
-{
-	return ibstruct_ats_service_data_unpack((struct ibstruct_ats_service_data *)h, buf, len);
-}
-
-static int gen_pack_ats_service_data(const void *h, void *buf, size_t len)
-{
-	return ibstruct_ats_service_data_pack((const struct ibstruct_ats_service_data *)h, buf, len);
-}
-
-static const struct ibs_field fields_ats_service_data[] = {
-	{ 57, 0, 0, 96, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ats_service_data, reserved_0), 12, 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5705, 5714, 96, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ats_service_data, nodeAddr), sizeof(((struct ibstruct_ats_service_data *)0)->nodeAddr), 1, -1, 0, -1, -1 },
-	{ 5726, 5735, 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_ats_service_data, magicKey), sizeof(((struct ibstruct_ats_service_data *)0)->magicKey), 2, -1, 0, -1, -1 },
-	{ 1142, 5747, 144, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_ats_service_data, nodeType), sizeof(((struct ibstruct_ats_service_data *)0)->nodeType), 3, -1, 0, -1, -1 },
-	{ 1344, 0, 160, 96, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ats_service_data, reserved_160), 12, 4, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5759, 5768, 256, 256, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ats_service_data, nodeName), 32, 5, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_ats_service_data = {
-	.name = "ATSServiceData",
-	.c_name = "ats_service_data",
-	.desc = "ServiceData of an ATS ServiceRecord",
-	.size = 64,
-	.host_size = sizeof(struct ibstruct_ats_service_data),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 6,
-	.fields = fields_ats_service_data,
-	.nfields = 6,
-	.unpack = gen_unpack_ats_service_data,
-	.pack = gen_pack_ats_service_data,
-};
+IBSTRUCT_EXPORT int ibstruct_ats_service_data_pack(const struct ibstruct_ats_service_data *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_ats_service_data")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_ats_service_data_desc(void)
 {
-	return &desc_ats_service_data;
+	return &ibs_descs[72];
 }
 
 static inline void ibs_unpack_sa_path_record(struct ibstruct_sa_path_record *h, const uint8_t *p)
@@ -7786,7 +5120,7 @@ static inline int ibs_check_sa_path_record(const struct ibstruct_sa_path_record 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_path_record_unpack(struct ibstruct_sa_path_record *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_path_record(struct ibstruct_sa_path_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -7796,7 +5130,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_path_record_unpack(struct ibstruct_sa_path_recor
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_path_record_pack(const struct ibstruct_sa_path_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_path_record_unpack(struct ibstruct_sa_path_record *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_path_record")));
+
+static __attribute__((noinline)) int gen_pack_sa_path_record(const struct ibstruct_sa_path_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -7812,65 +5149,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_path_record_pack(const struct ibstruct_sa_path_r
 	return 0;
 }
 
-static int gen_unpack_sa_path_record(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_path_record_unpack((struct ibstruct_sa_path_record *)h, buf, len);
-}
-
-static int gen_pack_sa_path_record(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_path_record_pack((const struct ibstruct_sa_path_record *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_path_record[] = {
-	{ 5475, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_path_record, serviceID), sizeof(((struct ibstruct_sa_path_record *)0)->serviceID), 0, -1, 0, -1, -1 },
-	{ 5780, 0, 64, 0, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0, 0, 1, -1, 0, -1, -1 },
-	{ 141, 5795, 64, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, DGID), sizeof(((struct ibstruct_sa_path_record *)0)->DGID), 2, -1, 0, -1, -1 },
-	{ 136, 5807, 192, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, SGID), sizeof(((struct ibstruct_sa_path_record *)0)->SGID), 3, -1, 0, -1, -1 },
-	{ 28, 5819, 320, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, DLID), sizeof(((struct ibstruct_sa_path_record *)0)->DLID), 4, -1, 0, -1, -1 },
-	{ 52, 5831, 336, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, SLID), sizeof(((struct ibstruct_sa_path_record *)0)->SLID), 5, -1, 0, -1, -1 },
-	{ 5843, 0, 352, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, rawTraffic), sizeof(((struct ibstruct_sa_path_record *)0)->rawTraffic), 6, -1, 0, -1, -1 },
-	{ 5854, 0, 353, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, reserved_353), sizeof(((struct ibstruct_sa_path_record *)0)->reserved_353), 7, -1, IBS_F_RESERVED, -1, -1 },
-	{ 105, 0, 356, 20, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, flowLabel), sizeof(((struct ibstruct_sa_path_record *)0)->flowLabel), 8, -1, 0, -1, -1 },
-	{ 5867, 0, 376, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, hopLimit), sizeof(((struct ibstruct_sa_path_record *)0)->hopLimit), 9, -1, 0, -1, -1 },
-	{ 98, 0, 384, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_path_record, TClass), sizeof(((struct ibstruct_sa_path_record *)0)->TClass), 10, -1, 0, -1, -1 },
-	{ 5876, 0, 392, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, reversible), sizeof(((struct ibstruct_sa_path_record *)0)->reversible), 11, -1, 0, -1, -1 },
-	{ 5887, 5896, 393, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, numbPath), sizeof(((struct ibstruct_sa_path_record *)0)->numbPath), 12, -1, 0, -1, -1 },
-	{ 185, 0, 400, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_path_record, PKey), sizeof(((struct ibstruct_sa_path_record *)0)->PKey), 13, -1, 0, -1, -1 },
-	{ 5911, 0, 416, 12, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_path_record, QOSClass), sizeof(((struct ibstruct_sa_path_record *)0)->QOSClass), 14, -1, 0, -1, -1 },
-	{ 9, 5920, 428, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, SL), sizeof(((struct ibstruct_sa_path_record *)0)->SL), 15, -1, 0, -1, -1 },
-	{ 5930, 0, 432, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, MTUSelector), sizeof(((struct ibstruct_sa_path_record *)0)->MTUSelector), 16, IBSTRUCT_ENUM_SELECTOR, 0, -1, -1 },
-	{ 5942, 0, 434, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, MTU), sizeof(((struct ibstruct_sa_path_record *)0)->MTU), 17, IBSTRUCT_ENUM_MTU, 0, -1, -1 },
-	{ 5946, 0, 440, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, rateSelector), sizeof(((struct ibstruct_sa_path_record *)0)->rateSelector), 18, IBSTRUCT_ENUM_SELECTOR, 0, -1, -1 },
-	{ 5959, 0, 442, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, rate), sizeof(((struct ibstruct_sa_path_record *)0)->rate), 19, IBSTRUCT_ENUM_RATE, 0, -1, -1 },
-	{ 5964, 0, 448, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, packetLifeTimeSelector), sizeof(((struct ibstruct_sa_path_record *)0)->packetLifeTimeSelector), 20, IBSTRUCT_ENUM_SELECTOR, 0, -1, -1 },
-	{ 5987, 0, 450, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, packetLifeTime), sizeof(((struct ibstruct_sa_path_record *)0)->packetLifeTime), 21, -1, 0, -1, -1 },
-	{ 6002, 0, 456, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, preference), sizeof(((struct ibstruct_sa_path_record *)0)->preference), 22, -1, 0, -1, -1 },
-	{ 6013, 0, 464, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, reversePathPKeyMemberBit), sizeof(((struct ibstruct_sa_path_record *)0)->reversePathPKeyMemberBit), 23, -1, 0, -1, -1 },
-	{ 6038, 0, 466, 14, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, reserved_466), sizeof(((struct ibstruct_sa_path_record *)0)->reserved_466), 24, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5414, 0, 480, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_path_record, reserved_480), sizeof(((struct ibstruct_sa_path_record *)0)->reserved_480), 25, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_sa_path_record = {
-	.name = "SAPathRecord",
-	.c_name = "sa_path_record",
-	.desc = "Information on paths through the subnet",
-	.size = 64,
-	.host_size = sizeof(struct ibstruct_sa_path_record),
-	.mgmt_class = 3,
-	.attr_id = 53,
-	.methods = 0x00040002u,
-	.record = 1,
-	.ncm = 26,
-	.fields = fields_sa_path_record,
-	.nfields = 26,
-	.unpack = gen_unpack_sa_path_record,
-	.pack = gen_pack_sa_path_record,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_path_record_pack(const struct ibstruct_sa_path_record *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_path_record")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_path_record_desc(void)
 {
-	return &desc_sa_path_record;
+	return &ibs_descs[73];
 }
 
 static inline void ibs_unpack_sa_mcmember_record(struct ibstruct_sa_mcmember_record *h, const uint8_t *p)
@@ -7948,7 +5232,7 @@ static inline int ibs_check_sa_mcmember_record(const struct ibstruct_sa_mcmember
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_mcmember_record_unpack(struct ibstruct_sa_mcmember_record *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_mcmember_record(struct ibstruct_sa_mcmember_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -7958,7 +5242,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_mcmember_record_unpack(struct ibstruct_sa_mcmemb
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_mcmember_record_pack(const struct ibstruct_sa_mcmember_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_mcmember_record_unpack(struct ibstruct_sa_mcmember_record *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_mcmember_record")));
+
+static __attribute__((noinline)) int gen_pack_sa_mcmember_record(const struct ibstruct_sa_mcmember_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -7974,58 +5261,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_mcmember_record_pack(const struct ibstruct_sa_mc
 	return 0;
 }
 
-static int gen_unpack_sa_mcmember_record(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_mcmember_record_unpack((struct ibstruct_sa_mcmember_record *)h, buf, len);
-}
-
-static int gen_pack_sa_mcmember_record(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_mcmember_record_pack((const struct ibstruct_sa_mcmember_record *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_mcmember_record[] = {
-	{ 6051, 6056, 0, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, MGID), sizeof(((struct ibstruct_sa_mcmember_record *)0)->MGID), 0, -1, 0, -1, -1 },
-	{ 6069, 6077, 128, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, portGID), sizeof(((struct ibstruct_sa_mcmember_record *)0)->portGID), 1, -1, 0, -1, -1 },
-	{ 224, 6093, 256, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_sa_mcmember_record, QKey), sizeof(((struct ibstruct_sa_mcmember_record *)0)->QKey), 2, -1, 0, -1, -1 },
-	{ 6106, 6111, 288, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_sa_mcmember_record, MLID), sizeof(((struct ibstruct_sa_mcmember_record *)0)->MLID), 3, -1, 0, -1, -1 },
-	{ 5930, 0, 304, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, MTUSelector), sizeof(((struct ibstruct_sa_mcmember_record *)0)->MTUSelector), 4, IBSTRUCT_ENUM_SELECTOR, 0, -1, -1 },
-	{ 5942, 6124, 306, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, MTU), sizeof(((struct ibstruct_sa_mcmember_record *)0)->MTU), 5, IBSTRUCT_ENUM_MTU, 0, -1, -1 },
-	{ 98, 6136, 312, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_mcmember_record, TClass), sizeof(((struct ibstruct_sa_mcmember_record *)0)->TClass), 6, -1, 0, -1, -1 },
-	{ 185, 6151, 320, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_mcmember_record, PKey), sizeof(((struct ibstruct_sa_mcmember_record *)0)->PKey), 7, -1, 0, -1, -1 },
-	{ 5946, 0, 336, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, rateSelector), sizeof(((struct ibstruct_sa_mcmember_record *)0)->rateSelector), 8, IBSTRUCT_ENUM_SELECTOR, 0, -1, -1 },
-	{ 5959, 6164, 338, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, rate), sizeof(((struct ibstruct_sa_mcmember_record *)0)->rate), 9, IBSTRUCT_ENUM_RATE, 0, -1, -1 },
-	{ 5964, 0, 344, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, packetLifeTimeSelector), sizeof(((struct ibstruct_sa_mcmember_record *)0)->packetLifeTimeSelector), 10, IBSTRUCT_ENUM_SELECTOR, 0, -1, -1 },
-	{ 5987, 0, 346, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, packetLifeTime), sizeof(((struct ibstruct_sa_mcmember_record *)0)->packetLifeTime), 11, -1, 0, -1, -1 },
-	{ 9, 6177, 352, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, SL), sizeof(((struct ibstruct_sa_mcmember_record *)0)->SL), 12, -1, 0, -1, -1 },
-	{ 105, 6188, 356, 20, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, flowLabel), sizeof(((struct ibstruct_sa_mcmember_record *)0)->flowLabel), 13, -1, 0, -1, -1 },
-	{ 5867, 0, 376, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, hopLimit), sizeof(((struct ibstruct_sa_mcmember_record *)0)->hopLimit), 14, -1, 0, -1, -1 },
-	{ 6204, 0, 384, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, scope), sizeof(((struct ibstruct_sa_mcmember_record *)0)->scope), 15, -1, 0, -1, -1 },
-	{ 6210, 6220, 388, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, joinState), sizeof(((struct ibstruct_sa_mcmember_record *)0)->joinState), 16, -1, 0, -1, -1 },
-	{ 6238, 6248, 392, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, proxyJoin), sizeof(((struct ibstruct_sa_mcmember_record *)0)->proxyJoin), 17, -1, 0, -1, -1 },
-	{ 6266, 0, 393, 23, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_mcmember_record, reserved_393), sizeof(((struct ibstruct_sa_mcmember_record *)0)->reserved_393), 18, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_sa_mcmember_record = {
-	.name = "SAMCMemberRecord",
-	.c_name = "sa_mcmember_record",
-	.desc = "Multicast member attribute",
-	.size = 52,
-	.host_size = sizeof(struct ibstruct_sa_mcmember_record),
-	.mgmt_class = 3,
-	.attr_id = 56,
-	.methods = 0x00240006u,
-	.record = 1,
-	.ncm = 19,
-	.fields = fields_sa_mcmember_record,
-	.nfields = 19,
-	.unpack = gen_unpack_sa_mcmember_record,
-	.pack = gen_pack_sa_mcmember_record,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_mcmember_record_pack(const struct ibstruct_sa_mcmember_record *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_mcmember_record")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_mcmember_record_desc(void)
 {
-	return &desc_sa_mcmember_record;
+	return &ibs_descs[74];
 }
 
 static inline void ibs_unpack_sa_trace_record(struct ibstruct_sa_trace_record *h, const uint8_t *p)
@@ -8064,7 +5305,7 @@ static inline int ibs_check_sa_trace_record(const struct ibstruct_sa_trace_recor
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_trace_record_unpack(struct ibstruct_sa_trace_record *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_trace_record(struct ibstruct_sa_trace_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -8074,7 +5315,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_trace_record_unpack(struct ibstruct_sa_trace_rec
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_trace_record_pack(const struct ibstruct_sa_trace_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_trace_record_unpack(struct ibstruct_sa_trace_record *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_trace_record")));
+
+static __attribute__((noinline)) int gen_pack_sa_trace_record(const struct ibstruct_sa_trace_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -8090,50 +5334,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_trace_record_pack(const struct ibstruct_sa_trace
 	return 0;
 }
 
-static int gen_unpack_sa_trace_record(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_trace_record_unpack((struct ibstruct_sa_trace_record *)h, buf, len);
-}
-
-static int gen_pack_sa_trace_record(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_trace_record_pack((const struct ibstruct_sa_trace_record *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_trace_record[] = {
-	{ 3144, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_trace_record, GIDPrefix), sizeof(((struct ibstruct_sa_trace_record *)0)->GIDPrefix), 0, -1, 0, -1, -1 },
-	{ 6279, 0, 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, IDGeneration), sizeof(((struct ibstruct_sa_trace_record *)0)->IDGeneration), 1, -1, 0, -1, -1 },
-	{ 1930, 0, 80, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, reserved_80), sizeof(((struct ibstruct_sa_trace_record *)0)->reserved_80), 2, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1142, 0, 88, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, nodeType), sizeof(((struct ibstruct_sa_trace_record *)0)->nodeType), 3, IBSTRUCT_ENUM_NODE_TYPE, 0, -1, -1 },
-	{ 6292, 0, 96, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, nodeID), sizeof(((struct ibstruct_sa_trace_record *)0)->nodeID), 4, -1, 0, -1, -1 },
-	{ 6299, 0, 160, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, chassisID), sizeof(((struct ibstruct_sa_trace_record *)0)->chassisID), 5, -1, 0, -1, -1 },
-	{ 6309, 0, 224, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, entryPortID), sizeof(((struct ibstruct_sa_trace_record *)0)->entryPortID), 6, -1, 0, -1, -1 },
-	{ 6321, 0, 288, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, exitPortID), sizeof(((struct ibstruct_sa_trace_record *)0)->exitPortID), 7, -1, 0, -1, -1 },
-	{ 6332, 0, 352, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, entryPort), sizeof(((struct ibstruct_sa_trace_record *)0)->entryPort), 8, -1, 0, -1, -1 },
-	{ 6342, 0, 360, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, exitPort), sizeof(((struct ibstruct_sa_trace_record *)0)->exitPort), 9, -1, 0, -1, -1 },
-	{ 5086, 0, 368, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_trace_record, reserved_368), sizeof(((struct ibstruct_sa_trace_record *)0)->reserved_368), 10, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_sa_trace_record = {
-	.name = "SATraceRecord",
-	.c_name = "sa_trace_record",
-	.desc = "Path trace information",
-	.size = 48,
-	.host_size = sizeof(struct ibstruct_sa_trace_record),
-	.mgmt_class = 3,
-	.attr_id = 57,
-	.methods = 0x00080000u,
-	.record = 1,
-	.ncm = 11,
-	.fields = fields_sa_trace_record,
-	.nfields = 11,
-	.unpack = gen_unpack_sa_trace_record,
-	.pack = gen_pack_sa_trace_record,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_trace_record_pack(const struct ibstruct_sa_trace_record *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_trace_record")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_trace_record_desc(void)
 {
-	return &desc_sa_trace_record;
+	return &ibs_descs[75];
 }
 
 static inline void ibs_unpack_sa_multi_path_record(struct ibstruct_sa_multi_path_record *h, const uint8_t *p)
@@ -8229,7 +5435,7 @@ static inline int ibs_check_sa_multi_path_record(const struct ibstruct_sa_multi_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_multi_path_record_unpack(struct ibstruct_sa_multi_path_record *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_multi_path_record(struct ibstruct_sa_multi_path_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -8239,7 +5445,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_multi_path_record_unpack(struct ibstruct_sa_mult
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_multi_path_record_pack(const struct ibstruct_sa_multi_path_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_multi_path_record_unpack(struct ibstruct_sa_multi_path_record *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_multi_path_record")));
+
+static __attribute__((noinline)) int gen_pack_sa_multi_path_record(const struct ibstruct_sa_multi_path_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -8255,63 +5464,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_multi_path_record_pack(const struct ibstruct_sa_
 	return 0;
 }
 
-static int gen_unpack_sa_multi_path_record(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_multi_path_record_unpack((struct ibstruct_sa_multi_path_record *)h, buf, len);
-}
-
-static int gen_pack_sa_multi_path_record(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_multi_path_record_pack((const struct ibstruct_sa_multi_path_record *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_multi_path_record[] = {
-	{ 5843, 0, 0, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, rawTraffic), sizeof(((struct ibstruct_sa_multi_path_record *)0)->rawTraffic), 0, -1, 0, -1, -1 },
-	{ 4800, 0, 1, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reserved_1), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_1), 1, -1, IBS_F_RESERVED, -1, -1 },
-	{ 105, 0, 4, 20, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, flowLabel), sizeof(((struct ibstruct_sa_multi_path_record *)0)->flowLabel), 2, -1, 0, -1, -1 },
-	{ 5867, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, hopLimit), sizeof(((struct ibstruct_sa_multi_path_record *)0)->hopLimit), 3, -1, 0, -1, -1 },
-	{ 98, 0, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_multi_path_record, TClass), sizeof(((struct ibstruct_sa_multi_path_record *)0)->TClass), 4, -1, 0, -1, -1 },
-	{ 5876, 0, 40, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reversible), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reversible), 5, -1, 0, -1, -1 },
-	{ 5887, 6351, 41, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, numbPath), sizeof(((struct ibstruct_sa_multi_path_record *)0)->numbPath), 6, -1, 0, -1, -1 },
-	{ 185, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_sa_multi_path_record, PKey), sizeof(((struct ibstruct_sa_multi_path_record *)0)->PKey), 7, -1, 0, -1, -1 },
-	{ 5026, 0, 64, 12, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reserved_64), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_64), 8, -1, IBS_F_RESERVED, -1, -1 },
-	{ 9, 0, 76, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, SL), sizeof(((struct ibstruct_sa_multi_path_record *)0)->SL), 9, -1, 0, -1, -1 },
-	{ 5930, 0, 80, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, MTUSelector), sizeof(((struct ibstruct_sa_multi_path_record *)0)->MTUSelector), 10, IBSTRUCT_ENUM_SELECTOR, 0, -1, -1 },
-	{ 5942, 0, 82, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, MTU), sizeof(((struct ibstruct_sa_multi_path_record *)0)->MTU), 11, IBSTRUCT_ENUM_MTU, 0, -1, -1 },
-	{ 5946, 0, 88, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, rateSelector), sizeof(((struct ibstruct_sa_multi_path_record *)0)->rateSelector), 12, IBSTRUCT_ENUM_SELECTOR, 0, -1, -1 },
-	{ 5959, 0, 90, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, rate), sizeof(((struct ibstruct_sa_multi_path_record *)0)->rate), 13, IBSTRUCT_ENUM_RATE, 0, -1, -1 },
-	{ 5964, 0, 96, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, packetLifeTimeSelector), sizeof(((struct ibstruct_sa_multi_path_record *)0)->packetLifeTimeSelector), 14, IBSTRUCT_ENUM_SELECTOR, 0, -1, -1 },
-	{ 5987, 0, 98, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, packetLifeTime), sizeof(((struct ibstruct_sa_multi_path_record *)0)->packetLifeTime), 15, -1, 0, -1, -1 },
-	{ 6368, 0, 104, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reserved_104), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_104), 16, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6381, 0, 112, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, independenceSelector), sizeof(((struct ibstruct_sa_multi_path_record *)0)->independenceSelector), 17, -1, 0, -1, -1 },
-	{ 6402, 0, 114, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reserved_114), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_114), 18, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6415, 6425, 120, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, SGIDCount), sizeof(((struct ibstruct_sa_multi_path_record *)0)->SGIDCount), 19, -1, 0, -1, -1 },
-	{ 6441, 6451, 128, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, DGIDCount), sizeof(((struct ibstruct_sa_multi_path_record *)0)->DGIDCount), 20, -1, 0, -1, -1 },
-	{ 3079, 0, 136, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reserved_136), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_136), 21, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1344, 0, 160, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, reserved_160), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_160), 22, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6468, 6474, 192, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_multi_path_record, SDGID), sizeof(((struct ibstruct_sa_multi_path_record *)0)->SDGID), 23, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_sa_multi_path_record = {
-	.name = "SAMultiPathRecord",
-	.c_name = "sa_multi_path_record",
-	.desc = "Request for multiple paths",
-	.size = 40,
-	.host_size = sizeof(struct ibstruct_sa_multi_path_record),
-	.mgmt_class = 3,
-	.attr_id = 58,
-	.methods = 0x00100000u,
-	.record = 1,
-	.ncm = 24,
-	.fields = fields_sa_multi_path_record,
-	.nfields = 24,
-	.unpack = gen_unpack_sa_multi_path_record,
-	.pack = gen_pack_sa_multi_path_record,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_multi_path_record_pack(const struct ibstruct_sa_multi_path_record *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_multi_path_record")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_multi_path_record_desc(void)
 {
-	return &desc_sa_multi_path_record;
+	return &ibs_descs[76];
 }
 
 static inline void ibs_unpack_sa_service_association_record(struct ibstruct_sa_service_association_record *h, const uint8_t *p)
@@ -8332,7 +5490,7 @@ static inline int ibs_check_sa_service_association_record(const struct ibstruct_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_service_association_record_unpack(struct ibstruct_sa_service_association_record *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_sa_service_association_record(struct ibstruct_sa_service_association_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -8342,7 +5500,10 @@ IBSTRUCT_EXPORT int ibstruct_sa_service_association_record_unpack(struct ibstruc
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_sa_service_association_record_pack(const struct ibstruct_sa_service_association_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_sa_service_association_record_unpack(struct ibstruct_sa_service_association_record *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_sa_service_association_record")));
+
+static __attribute__((noinline)) int gen_pack_sa_service_association_record(const struct ibstruct_sa_service_association_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -8358,41 +5519,12 @@ IBSTRUCT_EXPORT int ibstruct_sa_service_association_record_pack(const struct ibs
 	return 0;
 }
 
-static int gen_unpack_sa_service_association_record(void *h, const void *buf, size_t len)
-{
-	return ibstruct_sa_service_association_record_unpack((struct ibstruct_sa_service_association_record *)h, buf, len);
-}
-
-static int gen_pack_sa_service_association_record(const void *h, void *buf, size_t len)
-{
-	return ibstruct_sa_service_association_record_pack((const struct ibstruct_sa_service_association_record *)h, buf, len);
-}
-
-static const struct ibs_field fields_sa_service_association_record[] = {
-	{ 5580, 0, 0, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_association_record, serviceKey), sizeof(((struct ibstruct_sa_service_association_record *)0)->serviceKey), 0, -1, 0, -1, -1 },
-	{ 5602, 0, 128, 512, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_sa_service_association_record, serviceName), 64, 1, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_sa_service_association_record = {
-	.name = "SAServiceAssociationRecord",
-	.c_name = "sa_service_association_record",
-	.desc = "ServiceRecord ServiceName/ServiceKey association",
-	.size = 80,
-	.host_size = sizeof(struct ibstruct_sa_service_association_record),
-	.mgmt_class = 3,
-	.attr_id = 59,
-	.methods = 0x00040002u,
-	.record = 1,
-	.ncm = 2,
-	.fields = fields_sa_service_association_record,
-	.nfields = 2,
-	.unpack = gen_unpack_sa_service_association_record,
-	.pack = gen_pack_sa_service_association_record,
-};
+IBSTRUCT_EXPORT int ibstruct_sa_service_association_record_pack(const struct ibstruct_sa_service_association_record *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_sa_service_association_record")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_sa_service_association_record_desc(void)
 {
-	return &desc_sa_service_association_record;
+	return &ibs_descs[77];
 }
 
 static inline void ibs_unpack_pm_format(struct ibstruct_pm_format *h, const uint8_t *p)
@@ -8438,7 +5570,7 @@ static inline int ibs_check_pm_format(const struct ibstruct_pm_format *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_format_unpack(struct ibstruct_pm_format *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_format(struct ibstruct_pm_format *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -8448,7 +5580,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_format_unpack(struct ibstruct_pm_format *h, cons
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_format_pack(const struct ibstruct_pm_format *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_format_unpack(struct ibstruct_pm_format *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_format")));
+
+static __attribute__((noinline)) int gen_pack_pm_format(const struct ibstruct_pm_format *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -8464,52 +5599,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_format_pack(const struct ibstruct_pm_format *h, 
 	return 0;
 }
 
-static int gen_unpack_pm_format(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_format_unpack((struct ibstruct_pm_format *)h, buf, len);
-}
-
-static int gen_pack_pm_format(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_format_pack((const struct ibstruct_pm_format *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_format[] = {
-	{ 311, 323, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_format, baseVersion), sizeof(((struct ibstruct_pm_format *)0)->baseVersion), 0, -1, 0, -1, -1 },
-	{ 338, 348, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, mgmtClass), sizeof(((struct ibstruct_pm_format *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, 0, -1, -1 },
-	{ 361, 374, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_format, classVersion), sizeof(((struct ibstruct_pm_format *)0)->classVersion), 2, -1, 0, -1, -1 },
-	{ 513, 515, 24, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_format, R), sizeof(((struct ibstruct_pm_format *)0)->R), 3, -1, 0, -1, -1 },
-	{ 390, 529, 25, 7, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, method), sizeof(((struct ibstruct_pm_format *)0)->method), 4, -1, 0, -1, -1 },
-	{ 397, 404, 32, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, status), sizeof(((struct ibstruct_pm_format *)0)->status), 5, -1, 0, -1, -1 },
-	{ 414, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, classSpecific), sizeof(((struct ibstruct_pm_format *)0)->classSpecific), 6, -1, 0, -1, -1 },
-	{ 428, 442, 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, transactionID), sizeof(((struct ibstruct_pm_format *)0)->transactionID), 7, -1, 0, -1, -1 },
-	{ 450, 462, 128, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, attributeID), sizeof(((struct ibstruct_pm_format *)0)->attributeID), 8, -1, 0, -1, -1 },
-	{ 470, 0, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_format, reserved_144), sizeof(((struct ibstruct_pm_format *)0)->reserved_144), 9, -1, IBS_F_RESERVED, -1, -1 },
-	{ 483, 501, 160, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_format, attributeModifier), sizeof(((struct ibstruct_pm_format *)0)->attributeModifier), 10, -1, 0, -1, -1 },
-	{ 4977, 0, 192, 320, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_format, reserved_192), 40, 11, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1606, 6487, 512, 1536, 1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_format, data), 192, 12, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_format = {
-	.name = "PMFormat",
-	.c_name = "pm_format",
-	.desc = "Performance Management MAD format",
-	.size = 256,
-	.host_size = sizeof(struct ibstruct_pm_format),
-	.mgmt_class = 4,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 13,
-	.fields = fields_pm_format,
-	.nfields = 13,
-	.unpack = gen_unpack_pm_format,
-	.pack = gen_pack_pm_format,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_format_pack(const struct ibstruct_pm_format *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_format")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_format_desc(void)
 {
-	return &desc_pm_format;
+	return &ibs_descs[78];
 }
 
 static inline void ibs_unpack_pm_port_samples_ctl(struct ibstruct_pm_port_samples_ctl *h, const uint8_t *p)
@@ -8615,7 +5710,7 @@ static inline int ibs_check_pm_port_samples_ctl(const struct ibstruct_pm_port_sa
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_samples_ctl_unpack(struct ibstruct_pm_port_samples_ctl *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_samples_ctl(struct ibstruct_pm_port_samples_ctl *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -8625,7 +5720,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_samples_ctl_unpack(struct ibstruct_pm_port_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_samples_ctl_pack(const struct ibstruct_pm_port_samples_ctl *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_samples_ctl_unpack(struct ibstruct_pm_port_samples_ctl *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_samples_ctl")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_samples_ctl(const struct ibstruct_pm_port_samples_ctl *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -8641,75 +5739,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_samples_ctl_pack(const struct ibstruct_pm_p
 	return 0;
 }
 
-static int gen_unpack_pm_port_samples_ctl(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_samples_ctl_unpack((struct ibstruct_pm_port_samples_ctl *)h, buf, len);
-}
-
-static int gen_pack_pm_port_samples_ctl(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_samples_ctl_pack((const struct ibstruct_pm_port_samples_ctl *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_samples_ctl[] = {
-	{ 6494, 6501, 0, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, opCode), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->opCode), 0, -1, 0, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, portSelect), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 6530, 6535, 16, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, tick), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->tick), 2, -1, 0, -1, -1 },
-	{ 5176, 0, 24, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_24), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->reserved_24), 3, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6540, 6553, 29, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, counterWidth), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterWidth), 4, -1, 0, -1, -1 },
-	{ 33, 0, 32, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_32), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->reserved_32), 5, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6566, 6579, 34, 3, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterMask0), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterMask0), 6, -1, 0, -1, -1 },
-	{ 6592, 6609, 37, 27, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterMasks1to9), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterMasks1to9), 7, -1, 0, -1, -1 },
-	{ 5026, 0, 64, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_64), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->reserved_64), 8, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6626, 6645, 65, 15, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterMasks10to14), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterMasks10to14), 9, -1, 0, -1, -1 },
-	{ 6664, 6681, 80, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, sampleMechanisms), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->sampleMechanisms), 10, -1, 0, -1, -1 },
-	{ 6698, 0, 88, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_88), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->reserved_88), 11, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6710, 6723, 94, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, sampleStatus), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->sampleStatus), 12, -1, 0, -1, -1 },
-	{ 6736, 6747, 96, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, optionMask), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->optionMask), 13, -1, 0, -1, -1 },
-	{ 6758, 6769, 160, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, vendorMask), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->vendorMask), 14, -1, 0, -1, -1 },
-	{ 6780, 6792, 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, sampleStart), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->sampleStart), 15, -1, 0, -1, -1 },
-	{ 6804, 6819, 256, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, sampleInterval), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->sampleInterval), 16, -1, 0, -1, -1 },
-	{ 6834, 6838, 288, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, tag), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->tag), 17, -1, 0, -1, -1 },
-	{ 6842, 6857, 304, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect0), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect0), 18, -1, 0, -1, -1 },
-	{ 6872, 6887, 320, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect1), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect1), 19, -1, 0, -1, -1 },
-	{ 6902, 6917, 336, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect2), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect2), 20, -1, 0, -1, -1 },
-	{ 6932, 6947, 352, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect3), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect3), 21, -1, 0, -1, -1 },
-	{ 6962, 6977, 368, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect4), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect4), 22, -1, 0, -1, -1 },
-	{ 6992, 7007, 384, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect5), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect5), 23, -1, 0, -1, -1 },
-	{ 7022, 7037, 400, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect6), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect6), 24, -1, 0, -1, -1 },
-	{ 7052, 7067, 416, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect7), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect7), 25, -1, 0, -1, -1 },
-	{ 7082, 7097, 432, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect8), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect8), 26, -1, 0, -1, -1 },
-	{ 7112, 7127, 448, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect9), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect9), 27, -1, 0, -1, -1 },
-	{ 7142, 7158, 464, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect10), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect10), 28, -1, 0, -1, -1 },
-	{ 7174, 7190, 480, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect11), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect11), 29, -1, 0, -1, -1 },
-	{ 7206, 7222, 496, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect12), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect12), 30, -1, 0, -1, -1 },
-	{ 7238, 7254, 512, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect13), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect13), 31, -1, 0, -1, -1 },
-	{ 7270, 7286, 528, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect14), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect14), 32, -1, 0, -1, -1 },
-	{ 7302, 0, 544, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_544), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->reserved_544), 33, -1, IBS_F_RESERVED, -1, -1 },
-	{ 7315, 7337, 576, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, samplesOnlyOptionMask), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->samplesOnlyOptionMask), 34, -1, 0, -1, -1 },
-	{ 7359, 0, 640, 896, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_640), 112, 35, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_samples_ctl = {
-	.name = "PMPortSamplesCtl",
-	.c_name = "pm_port_samples_ctl",
-	.desc = "Port performance data sampling control",
-	.size = 192,
-	.host_size = sizeof(struct ibstruct_pm_port_samples_ctl),
-	.mgmt_class = 4,
-	.attr_id = 16,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 36,
-	.fields = fields_pm_port_samples_ctl,
-	.nfields = 36,
-	.unpack = gen_unpack_pm_port_samples_ctl,
-	.pack = gen_pack_pm_port_samples_ctl,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_samples_ctl_pack(const struct ibstruct_pm_port_samples_ctl *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_samples_ctl")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_samples_ctl_desc(void)
 {
-	return &desc_pm_port_samples_ctl;
+	return &ibs_descs[79];
 }
 
 static inline void ibs_unpack_pm_port_samples_res(struct ibstruct_pm_port_samples_res *h, const uint8_t *p)
@@ -8741,7 +5776,7 @@ static inline int ibs_check_pm_port_samples_res(const struct ibstruct_pm_port_sa
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_samples_res_unpack(struct ibstruct_pm_port_samples_res *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_samples_res(struct ibstruct_pm_port_samples_res *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -8751,7 +5786,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_samples_res_unpack(struct ibstruct_pm_port_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_samples_res_pack(const struct ibstruct_pm_port_samples_res *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_samples_res_unpack(struct ibstruct_pm_port_samples_res *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_samples_res")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_samples_res(const struct ibstruct_pm_port_samples_res *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -8767,43 +5805,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_samples_res_pack(const struct ibstruct_pm_p
 	return 0;
 }
 
-static int gen_unpack_pm_port_samples_res(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_samples_res_unpack((struct ibstruct_pm_port_samples_res *)h, buf, len);
-}
-
-static int gen_pack_pm_port_samples_res(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_samples_res_pack((const struct ibstruct_pm_port_samples_res *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_samples_res[] = {
-	{ 6834, 6838, 0, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_res, tag), sizeof(((struct ibstruct_pm_port_samples_res *)0)->tag), 0, -1, 0, -1, -1 },
-	{ 1779, 0, 16, 14, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res, reserved_16), sizeof(((struct ibstruct_pm_port_samples_res *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6710, 6723, 30, 2, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res, sampleStatus), sizeof(((struct ibstruct_pm_port_samples_res *)0)->sampleStatus), 2, -1, 0, -1, -1 },
-	{ 7372, 7380, 32, 32, 15, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res, counter), sizeof(((struct ibstruct_pm_port_samples_res *)0)->counter[0]), 3, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_samples_res = {
-	.name = "PMPortSamplesRes",
-	.c_name = "pm_port_samples_res",
-	.desc = "Port performance data sampling results",
-	.size = 64,
-	.host_size = sizeof(struct ibstruct_pm_port_samples_res),
-	.mgmt_class = 4,
-	.attr_id = 17,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 18,
-	.fields = fields_pm_port_samples_res,
-	.nfields = 4,
-	.unpack = gen_unpack_pm_port_samples_res,
-	.pack = gen_pack_pm_port_samples_res,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_samples_res_pack(const struct ibstruct_pm_port_samples_res *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_samples_res")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_samples_res_desc(void)
 {
-	return &desc_pm_port_samples_res;
+	return &ibs_descs[80];
 }
 
 static inline void ibs_unpack_pm_port_counters(struct ibstruct_pm_port_counters *h, const uint8_t *p)
@@ -8867,7 +5874,7 @@ static inline int ibs_check_pm_port_counters(const struct ibstruct_pm_port_count
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_counters_unpack(struct ibstruct_pm_port_counters *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_counters(struct ibstruct_pm_port_counters *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -8877,7 +5884,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_counters_unpack(struct ibstruct_pm_port_cou
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_counters_pack(const struct ibstruct_pm_port_counters *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_counters_unpack(struct ibstruct_pm_port_counters *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_counters")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_counters(const struct ibstruct_pm_port_counters *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -8893,61 +5903,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_counters_pack(const struct ibstruct_pm_port
 	return 0;
 }
 
-static int gen_unpack_pm_port_counters(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_counters_unpack((struct ibstruct_pm_port_counters *)h, buf, len);
-}
-
-static int gen_pack_pm_port_counters(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_counters_pack((const struct ibstruct_pm_port_counters *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_counters[] = {
-	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, reserved_0), sizeof(((struct ibstruct_pm_port_counters *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portSelect), sizeof(((struct ibstruct_pm_port_counters *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_counters, counterSelect), sizeof(((struct ibstruct_pm_port_counters *)0)->counterSelect), 2, -1, 0, -1, -1 },
-	{ 7416, 7435, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, symbolErrorCounter), sizeof(((struct ibstruct_pm_port_counters *)0)->symbolErrorCounter), 3, -1, 0, -1, -1 },
-	{ 7454, 7479, 48, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, linkErrorRecoveryCounter), sizeof(((struct ibstruct_pm_port_counters *)0)->linkErrorRecoveryCounter), 4, -1, 0, -1, -1 },
-	{ 7504, 7522, 56, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, linkDownedCounter), sizeof(((struct ibstruct_pm_port_counters *)0)->linkDownedCounter), 5, -1, 0, -1, -1 },
-	{ 7540, 7554, 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portRcvErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvErrors), 6, -1, 0, -1, -1 },
-	{ 7568, 7596, 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portRcvRemotePhysicalErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvRemotePhysicalErrors), 7, -1, 0, -1, -1 },
-	{ 7624, 7649, 96, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portRcvSwitchRelayErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvSwitchRelayErrors), 8, -1, 0, -1, -1 },
-	{ 7674, 7691, 112, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portXmitDiscards), sizeof(((struct ibstruct_pm_port_counters *)0)->portXmitDiscards), 9, -1, 0, -1, -1 },
-	{ 7708, 7733, 128, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portXmitConstraintErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->portXmitConstraintErrors), 10, -1, 0, -1, -1 },
-	{ 7758, 7782, 136, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portRcvConstraintErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvConstraintErrors), 11, -1, 0, -1, -1 },
-	{ 6902, 6917, 144, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_counters, counterSelect2), sizeof(((struct ibstruct_pm_port_counters *)0)->counterSelect2), 12, -1, 0, -1, -1 },
-	{ 7806, 7831, 152, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, localLinkIntegrityErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->localLinkIntegrityErrors), 13, -1, 0, -1, -1 },
-	{ 7856, 7885, 156, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, excessiveBufferOverrunErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->excessiveBufferOverrunErrors), 14, -1, 0, -1, -1 },
-	{ 7914, 7914, 160, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, QP1Dropped), sizeof(((struct ibstruct_pm_port_counters *)0)->QP1Dropped), 15, -1, 0, 16, -1 },
-	{ 7925, 7925, 176, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, VL15Dropped), sizeof(((struct ibstruct_pm_port_counters *)0)->VL15Dropped), 16, -1, 0, -1, -1 },
-	{ 7937, 7950, 192, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portXmitData), sizeof(((struct ibstruct_pm_port_counters *)0)->portXmitData), 17, -1, 0, -1, -1 },
-	{ 7963, 7975, 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portRcvData), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvData), 18, -1, 0, -1, -1 },
-	{ 7987, 8000, 256, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portXmitPkts), sizeof(((struct ibstruct_pm_port_counters *)0)->portXmitPkts), 19, -1, 0, -1, -1 },
-	{ 8013, 8025, 288, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portRcvPkts), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvPkts), 20, -1, 0, -1, -1 },
-	{ 8037, 8050, 320, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters, portXmitWait), sizeof(((struct ibstruct_pm_port_counters *)0)->portXmitWait), 21, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_counters = {
-	.name = "PMPortCounters",
-	.c_name = "pm_port_counters",
-	.desc = "Port basic performance and error counters",
-	.size = 44,
-	.host_size = sizeof(struct ibstruct_pm_port_counters),
-	.mgmt_class = 4,
-	.attr_id = 18,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 22,
-	.fields = fields_pm_port_counters,
-	.nfields = 22,
-	.unpack = gen_unpack_pm_port_counters,
-	.pack = gen_pack_pm_port_counters,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_counters_pack(const struct ibstruct_pm_port_counters *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_counters")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_counters_desc(void)
 {
-	return &desc_pm_port_counters;
+	return &ibs_descs[81];
 }
 
 static inline void ibs_unpack_pm_port_rcv_error_details(struct ibstruct_pm_port_rcv_error_details *h, const uint8_t *p)
@@ -8982,7 +5943,7 @@ static inline int ibs_check_pm_port_rcv_error_details(const struct ibstruct_pm_p
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_rcv_error_details_unpack(struct ibstruct_pm_port_rcv_error_details *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_rcv_error_details(struct ibstruct_pm_port_rcv_error_details *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -8992,7 +5953,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_rcv_error_details_unpack(struct ibstruct_pm
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_rcv_error_details_pack(const struct ibstruct_pm_port_rcv_error_details *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_rcv_error_details_unpack(struct ibstruct_pm_port_rcv_error_details *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_rcv_error_details")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_rcv_error_details(const struct ibstruct_pm_port_rcv_error_details *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -9008,48 +5972,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_rcv_error_details_pack(const struct ibstruc
 	return 0;
 }
 
-static int gen_unpack_pm_port_rcv_error_details(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_rcv_error_details_unpack((struct ibstruct_pm_port_rcv_error_details *)h, buf, len);
-}
-
-static int gen_pack_pm_port_rcv_error_details(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_rcv_error_details_pack((const struct ibstruct_pm_port_rcv_error_details *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_rcv_error_details[] = {
-	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, reserved_0), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portSelect), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_rcv_error_details, counterSelect), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->counterSelect), 2, -1, 0, -1, -1 },
-	{ 8063, 8087, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portLocalPhysicalErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portLocalPhysicalErrors), 3, -1, 0, -1, -1 },
-	{ 8111, 8137, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portMalformedPacketErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portMalformedPacketErrors), 4, -1, 0, -1, -1 },
-	{ 8160, 8184, 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portBufferOverrunErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portBufferOverrunErrors), 5, -1, 0, -1, -1 },
-	{ 8208, 8230, 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portDLIDMappingErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portDLIDMappingErrors), 6, -1, 0, -1, -1 },
-	{ 8252, 8272, 96, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portVLMappingErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portVLMappingErrors), 7, -1, 0, -1, -1 },
-	{ 8292, 8310, 112, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_error_details, portLoopingErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portLoopingErrors), 8, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_rcv_error_details = {
-	.name = "PMPortRcvErrorDetails",
-	.c_name = "pm_port_rcv_error_details",
-	.desc = "Port detailed receive error counters",
-	.size = 16,
-	.host_size = sizeof(struct ibstruct_pm_port_rcv_error_details),
-	.mgmt_class = 4,
-	.attr_id = 21,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 9,
-	.fields = fields_pm_port_rcv_error_details,
-	.nfields = 9,
-	.unpack = gen_unpack_pm_port_rcv_error_details,
-	.pack = gen_pack_pm_port_rcv_error_details,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_rcv_error_details_pack(const struct ibstruct_pm_port_rcv_error_details *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_rcv_error_details")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_rcv_error_details_desc(void)
 {
-	return &desc_pm_port_rcv_error_details;
+	return &ibs_descs[82];
 }
 
 static inline void ibs_unpack_pm_port_xmit_discard_details(struct ibstruct_pm_port_xmit_discard_details *h, const uint8_t *p)
@@ -9080,7 +6008,7 @@ static inline int ibs_check_pm_port_xmit_discard_details(const struct ibstruct_p
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_xmit_discard_details_unpack(struct ibstruct_pm_port_xmit_discard_details *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_xmit_discard_details(struct ibstruct_pm_port_xmit_discard_details *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -9090,7 +6018,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_xmit_discard_details_unpack(struct ibstruct
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_xmit_discard_details_pack(const struct ibstruct_pm_port_xmit_discard_details *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_xmit_discard_details_unpack(struct ibstruct_pm_port_xmit_discard_details *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_xmit_discard_details")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_xmit_discard_details(const struct ibstruct_pm_port_xmit_discard_details *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -9106,46 +6037,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_xmit_discard_details_pack(const struct ibst
 	return 0;
 }
 
-static int gen_unpack_pm_port_xmit_discard_details(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_xmit_discard_details_unpack((struct ibstruct_pm_port_xmit_discard_details *)h, buf, len);
-}
-
-static int gen_pack_pm_port_xmit_discard_details(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_xmit_discard_details_pack((const struct ibstruct_pm_port_xmit_discard_details *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_xmit_discard_details[] = {
-	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_discard_details, reserved_0), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_discard_details, portSelect), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_xmit_discard_details, counterSelect), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->counterSelect), 2, -1, 0, -1, -1 },
-	{ 8328, 8349, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_discard_details, portInactiveDiscards), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->portInactiveDiscards), 3, -1, 0, -1, -1 },
-	{ 8370, 8394, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_discard_details, portNeighborMTUDiscards), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->portNeighborMTUDiscards), 4, -1, 0, -1, -1 },
-	{ 8418, 8446, 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_discard_details, portSwLifetimeLimitDiscards), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->portSwLifetimeLimitDiscards), 5, -1, 0, -1, -1 },
-	{ 8474, 8497, 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_discard_details, portSwHOQLimitDiscards), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->portSwHOQLimitDiscards), 6, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_xmit_discard_details = {
-	.name = "PMPortXmitDiscardDetails",
-	.c_name = "pm_port_xmit_discard_details",
-	.desc = "Port transmit discard counters",
-	.size = 12,
-	.host_size = sizeof(struct ibstruct_pm_port_xmit_discard_details),
-	.mgmt_class = 4,
-	.attr_id = 22,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 7,
-	.fields = fields_pm_port_xmit_discard_details,
-	.nfields = 7,
-	.unpack = gen_unpack_pm_port_xmit_discard_details,
-	.pack = gen_pack_pm_port_xmit_discard_details,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_xmit_discard_details_pack(const struct ibstruct_pm_port_xmit_discard_details *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_xmit_discard_details")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_xmit_discard_details_desc(void)
 {
-	return &desc_pm_port_xmit_discard_details;
+	return &ibs_descs[83];
 }
 
 static inline void ibs_unpack_pm_port_op_rcv_counters(struct ibstruct_pm_port_op_rcv_counters *h, const uint8_t *p)
@@ -9172,7 +6069,7 @@ static inline int ibs_check_pm_port_op_rcv_counters(const struct ibstruct_pm_por
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_op_rcv_counters_unpack(struct ibstruct_pm_port_op_rcv_counters *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_op_rcv_counters(struct ibstruct_pm_port_op_rcv_counters *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -9182,7 +6079,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_op_rcv_counters_unpack(struct ibstruct_pm_p
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_op_rcv_counters_pack(const struct ibstruct_pm_port_op_rcv_counters *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_op_rcv_counters_unpack(struct ibstruct_pm_port_op_rcv_counters *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_op_rcv_counters")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_op_rcv_counters(const struct ibstruct_pm_port_op_rcv_counters *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -9198,44 +6098,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_op_rcv_counters_pack(const struct ibstruct_
 	return 0;
 }
 
-static int gen_unpack_pm_port_op_rcv_counters(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_op_rcv_counters_unpack((struct ibstruct_pm_port_op_rcv_counters *)h, buf, len);
-}
-
-static int gen_pack_pm_port_op_rcv_counters(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_op_rcv_counters_pack((const struct ibstruct_pm_port_op_rcv_counters *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_op_rcv_counters[] = {
-	{ 6494, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_op_rcv_counters, opCode), sizeof(((struct ibstruct_pm_port_op_rcv_counters *)0)->opCode), 0, -1, 0, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_op_rcv_counters, portSelect), sizeof(((struct ibstruct_pm_port_op_rcv_counters *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_op_rcv_counters, counterSelect), sizeof(((struct ibstruct_pm_port_op_rcv_counters *)0)->counterSelect), 2, -1, 0, -1, -1 },
-	{ 8528, 8542, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_op_rcv_counters, portOpRcvPkts), sizeof(((struct ibstruct_pm_port_op_rcv_counters *)0)->portOpRcvPkts), 3, -1, 0, -1, -1 },
-	{ 8556, 8570, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_op_rcv_counters, portOpRcvData), sizeof(((struct ibstruct_pm_port_op_rcv_counters *)0)->portOpRcvData), 4, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_op_rcv_counters = {
-	.name = "PMPortOpRcvCounters",
-	.c_name = "pm_port_op_rcv_counters",
-	.desc = "Port receive counters per op code",
-	.size = 12,
-	.host_size = sizeof(struct ibstruct_pm_port_op_rcv_counters),
-	.mgmt_class = 4,
-	.attr_id = 23,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 5,
-	.fields = fields_pm_port_op_rcv_counters,
-	.nfields = 5,
-	.unpack = gen_unpack_pm_port_op_rcv_counters,
-	.pack = gen_pack_pm_port_op_rcv_counters,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_op_rcv_counters_pack(const struct ibstruct_pm_port_op_rcv_counters *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_op_rcv_counters")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_op_rcv_counters_desc(void)
 {
-	return &desc_pm_port_op_rcv_counters;
+	return &ibs_descs[84];
 }
 
 static inline void ibs_unpack_pm_port_flow_ctl_counters(struct ibstruct_pm_port_flow_ctl_counters *h, const uint8_t *p)
@@ -9262,7 +6130,7 @@ static inline int ibs_check_pm_port_flow_ctl_counters(const struct ibstruct_pm_p
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_flow_ctl_counters_unpack(struct ibstruct_pm_port_flow_ctl_counters *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_flow_ctl_counters(struct ibstruct_pm_port_flow_ctl_counters *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -9272,7 +6140,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_flow_ctl_counters_unpack(struct ibstruct_pm
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_flow_ctl_counters_pack(const struct ibstruct_pm_port_flow_ctl_counters *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_flow_ctl_counters_unpack(struct ibstruct_pm_port_flow_ctl_counters *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_flow_ctl_counters")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_flow_ctl_counters(const struct ibstruct_pm_port_flow_ctl_counters *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -9288,44 +6159,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_flow_ctl_counters_pack(const struct ibstruc
 	return 0;
 }
 
-static int gen_unpack_pm_port_flow_ctl_counters(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_flow_ctl_counters_unpack((struct ibstruct_pm_port_flow_ctl_counters *)h, buf, len);
-}
-
-static int gen_pack_pm_port_flow_ctl_counters(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_flow_ctl_counters_pack((const struct ibstruct_pm_port_flow_ctl_counters *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_flow_ctl_counters[] = {
-	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_flow_ctl_counters, reserved_0), sizeof(((struct ibstruct_pm_port_flow_ctl_counters *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_flow_ctl_counters, portSelect), sizeof(((struct ibstruct_pm_port_flow_ctl_counters *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_flow_ctl_counters, counterSelect), sizeof(((struct ibstruct_pm_port_flow_ctl_counters *)0)->counterSelect), 2, -1, 0, -1, -1 },
-	{ 8584, 8601, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_flow_ctl_counters, portXmitFlowPkts), sizeof(((struct ibstruct_pm_port_flow_ctl_counters *)0)->portXmitFlowPkts), 3, -1, 0, -1, -1 },
-	{ 8618, 8634, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_flow_ctl_counters, portRcvFlowPkts), sizeof(((struct ibstruct_pm_port_flow_ctl_counters *)0)->portRcvFlowPkts), 4, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_flow_ctl_counters = {
-	.name = "PMPortFlowCtlCounters",
-	.c_name = "pm_port_flow_ctl_counters",
-	.desc = "Port flow control counters",
-	.size = 12,
-	.host_size = sizeof(struct ibstruct_pm_port_flow_ctl_counters),
-	.mgmt_class = 4,
-	.attr_id = 24,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 5,
-	.fields = fields_pm_port_flow_ctl_counters,
-	.nfields = 5,
-	.unpack = gen_unpack_pm_port_flow_ctl_counters,
-	.pack = gen_pack_pm_port_flow_ctl_counters,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_flow_ctl_counters_pack(const struct ibstruct_pm_port_flow_ctl_counters *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_flow_ctl_counters")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_flow_ctl_counters_desc(void)
 {
-	return &desc_pm_port_flow_ctl_counters;
+	return &ibs_descs[85];
 }
 
 static inline void ibs_unpack_pm_port_vl_op_packets(struct ibstruct_pm_port_vl_op_packets *h, const uint8_t *p)
@@ -9354,7 +6193,7 @@ static inline int ibs_check_pm_port_vl_op_packets(const struct ibstruct_pm_port_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_vl_op_packets_unpack(struct ibstruct_pm_port_vl_op_packets *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_vl_op_packets(struct ibstruct_pm_port_vl_op_packets *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -9364,7 +6203,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_vl_op_packets_unpack(struct ibstruct_pm_por
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_vl_op_packets_pack(const struct ibstruct_pm_port_vl_op_packets *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_vl_op_packets_unpack(struct ibstruct_pm_port_vl_op_packets *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_vl_op_packets")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_vl_op_packets(const struct ibstruct_pm_port_vl_op_packets *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -9380,43 +6222,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_vl_op_packets_pack(const struct ibstruct_pm
 	return 0;
 }
 
-static int gen_unpack_pm_port_vl_op_packets(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_vl_op_packets_unpack((struct ibstruct_pm_port_vl_op_packets *)h, buf, len);
-}
-
-static int gen_pack_pm_port_vl_op_packets(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_vl_op_packets_pack((const struct ibstruct_pm_port_vl_op_packets *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_vl_op_packets[] = {
-	{ 6494, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_op_packets, opCode), sizeof(((struct ibstruct_pm_port_vl_op_packets *)0)->opCode), 0, -1, 0, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_op_packets, portSelect), sizeof(((struct ibstruct_pm_port_vl_op_packets *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_op_packets, counterSelect), sizeof(((struct ibstruct_pm_port_vl_op_packets *)0)->counterSelect), 2, -1, 0, -1, -1 },
-	{ 8650, 8666, 32, 16, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_op_packets, portVLOpPackets), sizeof(((struct ibstruct_pm_port_vl_op_packets *)0)->portVLOpPackets[0]), 3, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_vl_op_packets = {
-	.name = "PMPortVLOpPackets",
-	.c_name = "pm_port_vl_op_packets",
-	.desc = "Port packets received per op code per VL",
-	.size = 36,
-	.host_size = sizeof(struct ibstruct_pm_port_vl_op_packets),
-	.mgmt_class = 4,
-	.attr_id = 25,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 19,
-	.fields = fields_pm_port_vl_op_packets,
-	.nfields = 4,
-	.unpack = gen_unpack_pm_port_vl_op_packets,
-	.pack = gen_pack_pm_port_vl_op_packets,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_vl_op_packets_pack(const struct ibstruct_pm_port_vl_op_packets *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_vl_op_packets")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_vl_op_packets_desc(void)
 {
-	return &desc_pm_port_vl_op_packets;
+	return &ibs_descs[86];
 }
 
 static inline void ibs_unpack_pm_port_vl_op_data(struct ibstruct_pm_port_vl_op_data *h, const uint8_t *p)
@@ -9445,7 +6256,7 @@ static inline int ibs_check_pm_port_vl_op_data(const struct ibstruct_pm_port_vl_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_vl_op_data_unpack(struct ibstruct_pm_port_vl_op_data *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_vl_op_data(struct ibstruct_pm_port_vl_op_data *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -9455,7 +6266,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_vl_op_data_unpack(struct ibstruct_pm_port_v
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_vl_op_data_pack(const struct ibstruct_pm_port_vl_op_data *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_vl_op_data_unpack(struct ibstruct_pm_port_vl_op_data *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_vl_op_data")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_vl_op_data(const struct ibstruct_pm_port_vl_op_data *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -9471,43 +6285,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_vl_op_data_pack(const struct ibstruct_pm_po
 	return 0;
 }
 
-static int gen_unpack_pm_port_vl_op_data(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_vl_op_data_unpack((struct ibstruct_pm_port_vl_op_data *)h, buf, len);
-}
-
-static int gen_pack_pm_port_vl_op_data(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_vl_op_data_pack((const struct ibstruct_pm_port_vl_op_data *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_vl_op_data[] = {
-	{ 6494, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_op_data, opCode), sizeof(((struct ibstruct_pm_port_vl_op_data *)0)->opCode), 0, -1, 0, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_op_data, portSelect), sizeof(((struct ibstruct_pm_port_vl_op_data *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_op_data, counterSelect), sizeof(((struct ibstruct_pm_port_vl_op_data *)0)->counterSelect), 2, -1, 0, -1, -1 },
-	{ 8682, 8695, 32, 32, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_op_data, portVLOpData), sizeof(((struct ibstruct_pm_port_vl_op_data *)0)->portVLOpData[0]), 3, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_vl_op_data = {
-	.name = "PMPortVLOpData",
-	.c_name = "pm_port_vl_op_data",
-	.desc = "Port kilobytes received per op code per VL",
-	.size = 68,
-	.host_size = sizeof(struct ibstruct_pm_port_vl_op_data),
-	.mgmt_class = 4,
-	.attr_id = 26,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 19,
-	.fields = fields_pm_port_vl_op_data,
-	.nfields = 4,
-	.unpack = gen_unpack_pm_port_vl_op_data,
-	.pack = gen_pack_pm_port_vl_op_data,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_vl_op_data_pack(const struct ibstruct_pm_port_vl_op_data *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_vl_op_data")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_vl_op_data_desc(void)
 {
-	return &desc_pm_port_vl_op_data;
+	return &ibs_descs[87];
 }
 
 static inline void ibs_unpack_pm_port_vl_xmit_flow_ctl_update_errors(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *h, const uint8_t *p)
@@ -9565,7 +6348,7 @@ static inline int ibs_check_pm_port_vl_xmit_flow_ctl_update_errors(const struct 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_vl_xmit_flow_ctl_update_errors_unpack(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_vl_xmit_flow_ctl_update_errors(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -9575,7 +6358,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_vl_xmit_flow_ctl_update_errors_unpack(struc
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_vl_xmit_flow_ctl_update_errors_pack(const struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_vl_xmit_flow_ctl_update_errors_unpack(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_vl_xmit_flow_ctl_update_errors")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_vl_xmit_flow_ctl_update_errors(const struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -9591,43 +6377,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_vl_xmit_flow_ctl_update_errors_pack(const s
 	return 0;
 }
 
-static int gen_unpack_pm_port_vl_xmit_flow_ctl_update_errors(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_vl_xmit_flow_ctl_update_errors_unpack((struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *)h, buf, len);
-}
-
-static int gen_pack_pm_port_vl_xmit_flow_ctl_update_errors(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_vl_xmit_flow_ctl_update_errors_pack((const struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_vl_xmit_flow_ctl_update_errors[] = {
-	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors, reserved_0), sizeof(((struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors, portSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors, counterSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *)0)->counterSelect), 2, -1, 0, -1, -1 },
-	{ 8708, 8738, 32, 2, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors, portVLXmitFlowCtlUpdateErrors), sizeof(((struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *)0)->portVLXmitFlowCtlUpdateErrors[0]), 3, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_vl_xmit_flow_ctl_update_errors = {
-	.name = "PMPortVLXmitFlowCtlUpdateErrors",
-	.c_name = "pm_port_vl_xmit_flow_ctl_update_errors",
-	.desc = "Port flow control update errors per VL",
-	.size = 8,
-	.host_size = sizeof(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors),
-	.mgmt_class = 4,
-	.attr_id = 27,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 19,
-	.fields = fields_pm_port_vl_xmit_flow_ctl_update_errors,
-	.nfields = 4,
-	.unpack = gen_unpack_pm_port_vl_xmit_flow_ctl_update_errors,
-	.pack = gen_pack_pm_port_vl_xmit_flow_ctl_update_errors,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_vl_xmit_flow_ctl_update_errors_pack(const struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_vl_xmit_flow_ctl_update_errors")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_vl_xmit_flow_ctl_update_errors_desc(void)
 {
-	return &desc_pm_port_vl_xmit_flow_ctl_update_errors;
+	return &ibs_descs[88];
 }
 
 static inline void ibs_unpack_pm_port_vl_xmit_wait_counters(struct ibstruct_pm_port_vl_xmit_wait_counters *h, const uint8_t *p)
@@ -9656,7 +6411,7 @@ static inline int ibs_check_pm_port_vl_xmit_wait_counters(const struct ibstruct_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_vl_xmit_wait_counters_unpack(struct ibstruct_pm_port_vl_xmit_wait_counters *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_vl_xmit_wait_counters(struct ibstruct_pm_port_vl_xmit_wait_counters *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -9666,7 +6421,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_vl_xmit_wait_counters_unpack(struct ibstruc
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_vl_xmit_wait_counters_pack(const struct ibstruct_pm_port_vl_xmit_wait_counters *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_vl_xmit_wait_counters_unpack(struct ibstruct_pm_port_vl_xmit_wait_counters *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_vl_xmit_wait_counters")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_vl_xmit_wait_counters(const struct ibstruct_pm_port_vl_xmit_wait_counters *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -9682,43 +6440,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_vl_xmit_wait_counters_pack(const struct ibs
 	return 0;
 }
 
-static int gen_unpack_pm_port_vl_xmit_wait_counters(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_vl_xmit_wait_counters_unpack((struct ibstruct_pm_port_vl_xmit_wait_counters *)h, buf, len);
-}
-
-static int gen_pack_pm_port_vl_xmit_wait_counters(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_vl_xmit_wait_counters_pack((const struct ibstruct_pm_port_vl_xmit_wait_counters *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_vl_xmit_wait_counters[] = {
-	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_wait_counters, reserved_0), sizeof(((struct ibstruct_pm_port_vl_xmit_wait_counters *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_wait_counters, portSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_wait_counters *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_xmit_wait_counters, counterSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_wait_counters *)0)->counterSelect), 2, -1, 0, -1, -1 },
-	{ 8768, 8783, 32, 16, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_wait_counters, portVLXmitWait), sizeof(((struct ibstruct_pm_port_vl_xmit_wait_counters *)0)->portVLXmitWait[0]), 3, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_vl_xmit_wait_counters = {
-	.name = "PMPortVLXmitWaitCounters",
-	.c_name = "pm_port_vl_xmit_wait_counters",
-	.desc = "Port ticks waiting to transmit per VL",
-	.size = 36,
-	.host_size = sizeof(struct ibstruct_pm_port_vl_xmit_wait_counters),
-	.mgmt_class = 4,
-	.attr_id = 28,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 19,
-	.fields = fields_pm_port_vl_xmit_wait_counters,
-	.nfields = 4,
-	.unpack = gen_unpack_pm_port_vl_xmit_wait_counters,
-	.pack = gen_pack_pm_port_vl_xmit_wait_counters,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_vl_xmit_wait_counters_pack(const struct ibstruct_pm_port_vl_xmit_wait_counters *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_vl_xmit_wait_counters")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_vl_xmit_wait_counters_desc(void)
 {
-	return &desc_pm_port_vl_xmit_wait_counters;
+	return &ibs_descs[89];
 }
 
 static inline void ibs_unpack_pm_sw_port_vl_congestion(struct ibstruct_pm_sw_port_vl_congestion *h, const uint8_t *p)
@@ -9747,7 +6474,7 @@ static inline int ibs_check_pm_sw_port_vl_congestion(const struct ibstruct_pm_sw
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_sw_port_vl_congestion_unpack(struct ibstruct_pm_sw_port_vl_congestion *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_sw_port_vl_congestion(struct ibstruct_pm_sw_port_vl_congestion *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -9757,7 +6484,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_sw_port_vl_congestion_unpack(struct ibstruct_pm_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_sw_port_vl_congestion_pack(const struct ibstruct_pm_sw_port_vl_congestion *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_sw_port_vl_congestion_unpack(struct ibstruct_pm_sw_port_vl_congestion *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_sw_port_vl_congestion")));
+
+static __attribute__((noinline)) int gen_pack_pm_sw_port_vl_congestion(const struct ibstruct_pm_sw_port_vl_congestion *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -9773,43 +6503,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_sw_port_vl_congestion_pack(const struct ibstruct
 	return 0;
 }
 
-static int gen_unpack_pm_sw_port_vl_congestion(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_sw_port_vl_congestion_unpack((struct ibstruct_pm_sw_port_vl_congestion *)h, buf, len);
-}
-
-static int gen_pack_pm_sw_port_vl_congestion(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_sw_port_vl_congestion_pack((const struct ibstruct_pm_sw_port_vl_congestion *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_sw_port_vl_congestion[] = {
-	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_sw_port_vl_congestion, reserved_0), sizeof(((struct ibstruct_pm_sw_port_vl_congestion *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_sw_port_vl_congestion, portSelect), sizeof(((struct ibstruct_pm_sw_port_vl_congestion *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_sw_port_vl_congestion, counterSelect), sizeof(((struct ibstruct_pm_sw_port_vl_congestion *)0)->counterSelect), 2, -1, 0, -1, -1 },
-	{ 8798, 8817, 32, 16, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_sw_port_vl_congestion, swPortVLCongestion), sizeof(((struct ibstruct_pm_sw_port_vl_congestion *)0)->swPortVLCongestion[0]), 3, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_sw_port_vl_congestion = {
-	.name = "PMSwPortVLCongestion",
-	.c_name = "pm_sw_port_vl_congestion",
-	.desc = "Switch port congestion per VL",
-	.size = 36,
-	.host_size = sizeof(struct ibstruct_pm_sw_port_vl_congestion),
-	.mgmt_class = 4,
-	.attr_id = 48,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 19,
-	.fields = fields_pm_sw_port_vl_congestion,
-	.nfields = 4,
-	.unpack = gen_unpack_pm_sw_port_vl_congestion,
-	.pack = gen_pack_pm_sw_port_vl_congestion,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_sw_port_vl_congestion_pack(const struct ibstruct_pm_sw_port_vl_congestion *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_sw_port_vl_congestion")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_sw_port_vl_congestion_desc(void)
 {
-	return &desc_pm_sw_port_vl_congestion;
+	return &ibs_descs[90];
 }
 
 static inline void ibs_unpack_pm_port_samples_res_ext(struct ibstruct_pm_port_samples_res_ext *h, const uint8_t *p)
@@ -9849,7 +6548,7 @@ static inline int ibs_check_pm_port_samples_res_ext(const struct ibstruct_pm_por
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_samples_res_ext_unpack(struct ibstruct_pm_port_samples_res_ext *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_samples_res_ext(struct ibstruct_pm_port_samples_res_ext *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -9859,7 +6558,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_samples_res_ext_unpack(struct ibstruct_pm_p
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_samples_res_ext_pack(const struct ibstruct_pm_port_samples_res_ext *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_samples_res_ext_unpack(struct ibstruct_pm_port_samples_res_ext *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_samples_res_ext")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_samples_res_ext(const struct ibstruct_pm_port_samples_res_ext *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -9875,45 +6577,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_samples_res_ext_pack(const struct ibstruct_
 	return 0;
 }
 
-static int gen_unpack_pm_port_samples_res_ext(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_samples_res_ext_unpack((struct ibstruct_pm_port_samples_res_ext *)h, buf, len);
-}
-
-static int gen_pack_pm_port_samples_res_ext(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_samples_res_ext_pack((const struct ibstruct_pm_port_samples_res_ext *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_samples_res_ext[] = {
-	{ 6834, 6838, 0, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_samples_res_ext, tag), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->tag), 0, -1, 0, -1, -1 },
-	{ 1779, 0, 16, 14, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res_ext, reserved_16), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6710, 6723, 30, 2, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res_ext, sampleStatus), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->sampleStatus), 2, -1, 0, -1, -1 },
-	{ 8836, 8850, 32, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res_ext, extendedWidth), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->extendedWidth), 3, -1, 0, -1, -1 },
-	{ 8864, 0, 34, 30, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res_ext, reserved_34), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->reserved_34), 4, -1, IBS_F_RESERVED, -1, -1 },
-	{ 7372, 7380, 64, 64, 15, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_samples_res_ext, counter), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->counter[0]), 5, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_samples_res_ext = {
-	.name = "PMPortSamplesResExt",
-	.c_name = "pm_port_samples_res_ext",
-	.desc = "Extended port samples result",
-	.size = 128,
-	.host_size = sizeof(struct ibstruct_pm_port_samples_res_ext),
-	.mgmt_class = 4,
-	.attr_id = 30,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 20,
-	.fields = fields_pm_port_samples_res_ext,
-	.nfields = 6,
-	.unpack = gen_unpack_pm_port_samples_res_ext,
-	.pack = gen_pack_pm_port_samples_res_ext,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_samples_res_ext_pack(const struct ibstruct_pm_port_samples_res_ext *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_samples_res_ext")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_samples_res_ext_desc(void)
 {
-	return &desc_pm_port_samples_res_ext;
+	return &ibs_descs[91];
 }
 
 static inline void ibs_unpack_pm_port_counters_ext(struct ibstruct_pm_port_counters_ext *h, const uint8_t *p)
@@ -9982,7 +6651,7 @@ static inline int ibs_check_pm_port_counters_ext(const struct ibstruct_pm_port_c
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_counters_ext_unpack(struct ibstruct_pm_port_counters_ext *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_counters_ext(struct ibstruct_pm_port_counters_ext *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -9992,7 +6661,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_counters_ext_unpack(struct ibstruct_pm_port
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_counters_ext_pack(const struct ibstruct_pm_port_counters_ext *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_counters_ext_unpack(struct ibstruct_pm_port_counters_ext *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_counters_ext")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_counters_ext(const struct ibstruct_pm_port_counters_ext *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -10008,65 +6680,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_counters_ext_pack(const struct ibstruct_pm_
 	return 0;
 }
 
-static int gen_unpack_pm_port_counters_ext(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_counters_ext_unpack((struct ibstruct_pm_port_counters_ext *)h, buf, len);
-}
-
-static int gen_pack_pm_port_counters_ext(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_counters_ext_pack((const struct ibstruct_pm_port_counters_ext *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_counters_ext[] = {
-	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, reserved_0), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portSelect), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_counters_ext, counterSelect), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->counterSelect), 2, -1, 0, -1, -1 },
-	{ 6902, 6917, 32, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_counters_ext, counterSelect2), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->counterSelect2), 3, -1, 0, -1, -1 },
-	{ 7937, 7950, 64, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portXmitData), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portXmitData), 4, -1, 0, -1, -1 },
-	{ 7963, 7975, 128, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portRcvData), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvData), 5, -1, 0, -1, -1 },
-	{ 7987, 8000, 192, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portXmitPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portXmitPkts), 6, -1, 0, -1, -1 },
-	{ 8013, 8025, 256, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portRcvPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvPkts), 7, -1, 0, -1, -1 },
-	{ 8876, 8896, 320, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portUnicastXmitPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portUnicastXmitPkts), 8, -1, 0, -1, -1 },
-	{ 8916, 8935, 384, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portUnicastRcvPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portUnicastRcvPkts), 9, -1, 0, -1, -1 },
-	{ 8954, 8976, 448, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portMulticastXmitPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portMulticastXmitPkts), 10, -1, 0, -1, -1 },
-	{ 8998, 9019, 512, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portMulticastRcvPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portMulticastRcvPkts), 11, -1, 0, -1, -1 },
-	{ 7416, 7435, 576, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, symbolErrorCounter), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->symbolErrorCounter), 12, -1, 0, -1, -1 },
-	{ 7454, 7479, 640, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, linkErrorRecoveryCounter), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->linkErrorRecoveryCounter), 13, -1, 0, -1, -1 },
-	{ 7504, 7522, 704, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, linkDownedCounter), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->linkDownedCounter), 14, -1, 0, -1, -1 },
-	{ 7540, 7554, 768, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portRcvErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvErrors), 15, -1, 0, -1, -1 },
-	{ 7568, 7596, 832, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portRcvRemotePhysicalErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvRemotePhysicalErrors), 16, -1, 0, -1, -1 },
-	{ 7624, 7649, 896, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portRcvSwitchRelayErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvSwitchRelayErrors), 17, -1, 0, -1, -1 },
-	{ 7674, 7691, 960, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portXmitDiscards), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portXmitDiscards), 18, -1, 0, -1, -1 },
-	{ 7708, 7733, 1024, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portXmitConstraintErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portXmitConstraintErrors), 19, -1, 0, -1, -1 },
-	{ 7758, 7782, 1088, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portRcvConstraintErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvConstraintErrors), 20, -1, 0, -1, -1 },
-	{ 7806, 7831, 1152, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, localLinkIntegrityErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->localLinkIntegrityErrors), 21, -1, 0, -1, -1 },
-	{ 7856, 7885, 1216, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, excessiveBufferOverrunErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->excessiveBufferOverrunErrors), 22, -1, 0, -1, -1 },
-	{ 7925, 7925, 1280, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, VL15Dropped), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->VL15Dropped), 23, -1, 0, -1, -1 },
-	{ 8037, 8050, 1344, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, portXmitWait), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portXmitWait), 24, -1, 0, -1, -1 },
-	{ 7914, 7914, 1408, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_counters_ext, QP1Dropped), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->QP1Dropped), 25, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_counters_ext = {
-	.name = "PMPortCountersExt",
-	.c_name = "pm_port_counters_ext",
-	.desc = "Extended port counters",
-	.size = 184,
-	.host_size = sizeof(struct ibstruct_pm_port_counters_ext),
-	.mgmt_class = 4,
-	.attr_id = 29,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 26,
-	.fields = fields_pm_port_counters_ext,
-	.nfields = 26,
-	.unpack = gen_unpack_pm_port_counters_ext,
-	.pack = gen_pack_pm_port_counters_ext,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_counters_ext_pack(const struct ibstruct_pm_port_counters_ext *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_counters_ext")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_counters_ext_desc(void)
 {
-	return &desc_pm_port_counters_ext;
+	return &ibs_descs[92];
 }
 
 static inline void ibs_unpack_pm_port_extended_speeds_counters(struct ibstruct_pm_port_extended_speeds_counters *h, const uint8_t *p)
@@ -10110,7 +6729,7 @@ static inline int ibs_check_pm_port_extended_speeds_counters(const struct ibstru
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_extended_speeds_counters_unpack(struct ibstruct_pm_port_extended_speeds_counters *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_extended_speeds_counters(struct ibstruct_pm_port_extended_speeds_counters *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -10120,7 +6739,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_extended_speeds_counters_unpack(struct ibst
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_extended_speeds_counters_pack(const struct ibstruct_pm_port_extended_speeds_counters *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_extended_speeds_counters_unpack(struct ibstruct_pm_port_extended_speeds_counters *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_extended_speeds_counters")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_extended_speeds_counters(const struct ibstruct_pm_port_extended_speeds_counters *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -10136,48 +6758,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_extended_speeds_counters_pack(const struct 
 	return 0;
 }
 
-static int gen_unpack_pm_port_extended_speeds_counters(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_extended_speeds_counters_unpack((struct ibstruct_pm_port_extended_speeds_counters *)h, buf, len);
-}
-
-static int gen_pack_pm_port_extended_speeds_counters(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_extended_speeds_counters_pack((const struct ibstruct_pm_port_extended_speeds_counters *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_extended_speeds_counters[] = {
-	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, reserved_0), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, portSelect), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 1779, 0, 16, 48, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, reserved_16), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->reserved_16), 2, -1, IBS_F_RESERVED, -1, -1 },
-	{ 7388, 7402, 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, counterSelect), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->counterSelect), 3, -1, 0, -1, -1 },
-	{ 9040, 9063, 128, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, syncHeaderErrorCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->syncHeaderErrorCounter), 4, -1, 0, -1, -1 },
-	{ 9086, 9106, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, unknownBlockCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->unknownBlockCounter), 5, -1, 0, -1, -1 },
-	{ 9126, 9152, 160, 16, 12, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, errorDetectionCounterLane), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->errorDetectionCounterLane[0]), 6, -1, 0, -1, -1 },
-	{ 9178, 9209, 352, 32, 12, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, FECCorrectableBlockCounterLane), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->FECCorrectableBlockCounterLane[0]), 18, -1, 0, -1, -1 },
-	{ 9236, 9269, 736, 32, 12, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters, FECUncorrectableBlockCounterLane), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->FECUncorrectableBlockCounterLane[0]), 30, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_extended_speeds_counters = {
-	.name = "PMPortExtendedSpeedsCounters",
-	.c_name = "pm_port_extended_speeds_counters",
-	.desc = "Port extended speeds counters",
-	.size = 140,
-	.host_size = sizeof(struct ibstruct_pm_port_extended_speeds_counters),
-	.mgmt_class = 4,
-	.attr_id = 31,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 42,
-	.fields = fields_pm_port_extended_speeds_counters,
-	.nfields = 9,
-	.unpack = gen_unpack_pm_port_extended_speeds_counters,
-	.pack = gen_pack_pm_port_extended_speeds_counters,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_extended_speeds_counters_pack(const struct ibstruct_pm_port_extended_speeds_counters *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_extended_speeds_counters")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_extended_speeds_counters_desc(void)
 {
-	return &desc_pm_port_extended_speeds_counters;
+	return &ibs_descs[93];
 }
 
 static inline void ibs_unpack_pm_port_extended_speeds_counters_rsfec(struct ibstruct_pm_port_extended_speeds_counters_rsfec *h, const uint8_t *p)
@@ -10223,7 +6809,7 @@ static inline int ibs_check_pm_port_extended_speeds_counters_rsfec(const struct 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_extended_speeds_counters_rsfec_unpack(struct ibstruct_pm_port_extended_speeds_counters_rsfec *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_extended_speeds_counters_rsfec(struct ibstruct_pm_port_extended_speeds_counters_rsfec *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -10233,7 +6819,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_extended_speeds_counters_rsfec_unpack(struc
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_extended_speeds_counters_rsfec_pack(const struct ibstruct_pm_port_extended_speeds_counters_rsfec *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_extended_speeds_counters_rsfec_unpack(struct ibstruct_pm_port_extended_speeds_counters_rsfec *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_extended_speeds_counters_rsfec")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_extended_speeds_counters_rsfec(const struct ibstruct_pm_port_extended_speeds_counters_rsfec *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -10249,51 +6838,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_extended_speeds_counters_rsfec_pack(const s
 	return 0;
 }
 
-static int gen_unpack_pm_port_extended_speeds_counters_rsfec(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_extended_speeds_counters_rsfec_unpack((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)h, buf, len);
-}
-
-static int gen_pack_pm_port_extended_speeds_counters_rsfec(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_extended_speeds_counters_rsfec_pack((const struct ibstruct_pm_port_extended_speeds_counters_rsfec *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_extended_speeds_counters_rsfec[] = {
-	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, reserved_0), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, portSelect), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 1779, 0, 16, 48, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, reserved_16), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->reserved_16), 2, -1, IBS_F_RESERVED, -1, -1 },
-	{ 7388, 7402, 64, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, counterSelect), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->counterSelect), 3, -1, 0, -1, -1 },
-	{ 9040, 9063, 128, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, syncHeaderErrorCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->syncHeaderErrorCounter), 4, -1, 0, -1, -1 },
-	{ 9086, 9106, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, unknownBlockCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->unknownBlockCounter), 5, -1, 0, -1, -1 },
-	{ 1344, 0, 160, 192, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, reserved_160), 24, 6, -1, IBS_F_RESERVED, -1, -1 },
-	{ 9298, 9330, 352, 32, 12, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, FECCorrectableSymbolCounterLane), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->FECCorrectableSymbolCounterLane[0]), 7, -1, 0, -1, -1 },
-	{ 9358, 0, 736, 384, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, reserved_736), 48, 19, -1, IBS_F_RESERVED, -1, -1 },
-	{ 9371, 9402, 1120, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, portFECCorrectableBlockCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->portFECCorrectableBlockCounter), 20, -1, 0, -1, -1 },
-	{ 9429, 9462, 1152, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, portFECUncorrectableBlockCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->portFECUncorrectableBlockCounter), 21, -1, 0, -1, -1 },
-	{ 9491, 9521, 1184, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, portFECCorrectedSymbolCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->portFECCorrectedSymbolCounter), 22, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_extended_speeds_counters_rsfec = {
-	.name = "PMPortExtendedSpeedsCountersRSFEC",
-	.c_name = "pm_port_extended_speeds_counters_rsfec",
-	.desc = "Port extended speeds counters, RS-FEC active",
-	.size = 152,
-	.host_size = sizeof(struct ibstruct_pm_port_extended_speeds_counters_rsfec),
-	.mgmt_class = 4,
-	.attr_id = -1,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 23,
-	.fields = fields_pm_port_extended_speeds_counters_rsfec,
-	.nfields = 12,
-	.unpack = gen_unpack_pm_port_extended_speeds_counters_rsfec,
-	.pack = gen_pack_pm_port_extended_speeds_counters_rsfec,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_extended_speeds_counters_rsfec_pack(const struct ibstruct_pm_port_extended_speeds_counters_rsfec *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_extended_speeds_counters_rsfec")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_extended_speeds_counters_rsfec_desc(void)
 {
-	return &desc_pm_port_extended_speeds_counters_rsfec;
+	return &ibs_descs[94];
 }
 
 static inline void ibs_unpack_pm_port_rcv_con_ctrl(struct ibstruct_pm_port_rcv_con_ctrl *h, const uint8_t *p)
@@ -10320,7 +6870,7 @@ static inline int ibs_check_pm_port_rcv_con_ctrl(const struct ibstruct_pm_port_r
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_rcv_con_ctrl_unpack(struct ibstruct_pm_port_rcv_con_ctrl *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_rcv_con_ctrl(struct ibstruct_pm_port_rcv_con_ctrl *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -10330,7 +6880,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_rcv_con_ctrl_unpack(struct ibstruct_pm_port
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_rcv_con_ctrl_pack(const struct ibstruct_pm_port_rcv_con_ctrl *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_rcv_con_ctrl_unpack(struct ibstruct_pm_port_rcv_con_ctrl *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_rcv_con_ctrl")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_rcv_con_ctrl(const struct ibstruct_pm_port_rcv_con_ctrl *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -10346,44 +6899,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_rcv_con_ctrl_pack(const struct ibstruct_pm_
 	return 0;
 }
 
-static int gen_unpack_pm_port_rcv_con_ctrl(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_rcv_con_ctrl_unpack((struct ibstruct_pm_port_rcv_con_ctrl *)h, buf, len);
-}
-
-static int gen_pack_pm_port_rcv_con_ctrl(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_rcv_con_ctrl_pack((const struct ibstruct_pm_port_rcv_con_ctrl *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_rcv_con_ctrl[] = {
-	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_con_ctrl, reserved_0), sizeof(((struct ibstruct_pm_port_rcv_con_ctrl *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_con_ctrl, portSelect), sizeof(((struct ibstruct_pm_port_rcv_con_ctrl *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_rcv_con_ctrl, counterSelect), sizeof(((struct ibstruct_pm_port_rcv_con_ctrl *)0)->counterSelect), 2, -1, 0, -1, -1 },
-	{ 9547, 9562, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_con_ctrl, portPktRcvFECN), sizeof(((struct ibstruct_pm_port_rcv_con_ctrl *)0)->portPktRcvFECN), 3, -1, 0, -1, -1 },
-	{ 9577, 9592, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_con_ctrl, portPktRcvBECN), sizeof(((struct ibstruct_pm_port_rcv_con_ctrl *)0)->portPktRcvBECN), 4, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_rcv_con_ctrl = {
-	.name = "PMPortRcvConCtrl",
-	.c_name = "pm_port_rcv_con_ctrl",
-	.desc = "Port receive congestion control counters",
-	.size = 12,
-	.host_size = sizeof(struct ibstruct_pm_port_rcv_con_ctrl),
-	.mgmt_class = 4,
-	.attr_id = 49,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 5,
-	.fields = fields_pm_port_rcv_con_ctrl,
-	.nfields = 5,
-	.unpack = gen_unpack_pm_port_rcv_con_ctrl,
-	.pack = gen_pack_pm_port_rcv_con_ctrl,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_rcv_con_ctrl_pack(const struct ibstruct_pm_port_rcv_con_ctrl *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_rcv_con_ctrl")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_rcv_con_ctrl_desc(void)
 {
-	return &desc_pm_port_rcv_con_ctrl;
+	return &ibs_descs[95];
 }
 
 static inline void ibs_unpack_pm_port_sl_rcv_fecn(struct ibstruct_pm_port_sl_rcv_fecn *h, const uint8_t *p)
@@ -10412,7 +6933,7 @@ static inline int ibs_check_pm_port_sl_rcv_fecn(const struct ibstruct_pm_port_sl
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_sl_rcv_fecn_unpack(struct ibstruct_pm_port_sl_rcv_fecn *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_sl_rcv_fecn(struct ibstruct_pm_port_sl_rcv_fecn *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -10422,7 +6943,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_sl_rcv_fecn_unpack(struct ibstruct_pm_port_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_sl_rcv_fecn_pack(const struct ibstruct_pm_port_sl_rcv_fecn *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_sl_rcv_fecn_unpack(struct ibstruct_pm_port_sl_rcv_fecn *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_sl_rcv_fecn")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_sl_rcv_fecn(const struct ibstruct_pm_port_sl_rcv_fecn *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -10438,43 +6962,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_sl_rcv_fecn_pack(const struct ibstruct_pm_p
 	return 0;
 }
 
-static int gen_unpack_pm_port_sl_rcv_fecn(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_sl_rcv_fecn_unpack((struct ibstruct_pm_port_sl_rcv_fecn *)h, buf, len);
-}
-
-static int gen_pack_pm_port_sl_rcv_fecn(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_sl_rcv_fecn_pack((const struct ibstruct_pm_port_sl_rcv_fecn *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_sl_rcv_fecn[] = {
-	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_sl_rcv_fecn, reserved_0), sizeof(((struct ibstruct_pm_port_sl_rcv_fecn *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_sl_rcv_fecn, portSelect), sizeof(((struct ibstruct_pm_port_sl_rcv_fecn *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_sl_rcv_fecn, counterSelect), sizeof(((struct ibstruct_pm_port_sl_rcv_fecn *)0)->counterSelect), 2, -1, 0, -1, -1 },
-	{ 9607, 9621, 32, 32, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_sl_rcv_fecn, portSLRcvFECN), sizeof(((struct ibstruct_pm_port_sl_rcv_fecn *)0)->portSLRcvFECN[0]), 3, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_sl_rcv_fecn = {
-	.name = "PMPortSLRcvFECN",
-	.c_name = "pm_port_sl_rcv_fecn",
-	.desc = "Port FECN-marked packets received per SL",
-	.size = 68,
-	.host_size = sizeof(struct ibstruct_pm_port_sl_rcv_fecn),
-	.mgmt_class = 4,
-	.attr_id = 50,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 19,
-	.fields = fields_pm_port_sl_rcv_fecn,
-	.nfields = 4,
-	.unpack = gen_unpack_pm_port_sl_rcv_fecn,
-	.pack = gen_pack_pm_port_sl_rcv_fecn,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_sl_rcv_fecn_pack(const struct ibstruct_pm_port_sl_rcv_fecn *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_sl_rcv_fecn")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_sl_rcv_fecn_desc(void)
 {
-	return &desc_pm_port_sl_rcv_fecn;
+	return &ibs_descs[96];
 }
 
 static inline void ibs_unpack_pm_port_sl_rcv_becn(struct ibstruct_pm_port_sl_rcv_becn *h, const uint8_t *p)
@@ -10503,7 +6996,7 @@ static inline int ibs_check_pm_port_sl_rcv_becn(const struct ibstruct_pm_port_sl
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_sl_rcv_becn_unpack(struct ibstruct_pm_port_sl_rcv_becn *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_sl_rcv_becn(struct ibstruct_pm_port_sl_rcv_becn *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -10513,7 +7006,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_sl_rcv_becn_unpack(struct ibstruct_pm_port_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_sl_rcv_becn_pack(const struct ibstruct_pm_port_sl_rcv_becn *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_sl_rcv_becn_unpack(struct ibstruct_pm_port_sl_rcv_becn *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_sl_rcv_becn")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_sl_rcv_becn(const struct ibstruct_pm_port_sl_rcv_becn *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -10529,43 +7025,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_sl_rcv_becn_pack(const struct ibstruct_pm_p
 	return 0;
 }
 
-static int gen_unpack_pm_port_sl_rcv_becn(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_sl_rcv_becn_unpack((struct ibstruct_pm_port_sl_rcv_becn *)h, buf, len);
-}
-
-static int gen_pack_pm_port_sl_rcv_becn(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_sl_rcv_becn_pack((const struct ibstruct_pm_port_sl_rcv_becn *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_sl_rcv_becn[] = {
-	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_sl_rcv_becn, reserved_0), sizeof(((struct ibstruct_pm_port_sl_rcv_becn *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_sl_rcv_becn, portSelect), sizeof(((struct ibstruct_pm_port_sl_rcv_becn *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_sl_rcv_becn, counterSelect), sizeof(((struct ibstruct_pm_port_sl_rcv_becn *)0)->counterSelect), 2, -1, 0, -1, -1 },
-	{ 9635, 9649, 32, 32, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_sl_rcv_becn, portSLRcvBECN), sizeof(((struct ibstruct_pm_port_sl_rcv_becn *)0)->portSLRcvBECN[0]), 3, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_sl_rcv_becn = {
-	.name = "PMPortSLRcvBECN",
-	.c_name = "pm_port_sl_rcv_becn",
-	.desc = "Port BECN-marked packets received per SL",
-	.size = 68,
-	.host_size = sizeof(struct ibstruct_pm_port_sl_rcv_becn),
-	.mgmt_class = 4,
-	.attr_id = 51,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 19,
-	.fields = fields_pm_port_sl_rcv_becn,
-	.nfields = 4,
-	.unpack = gen_unpack_pm_port_sl_rcv_becn,
-	.pack = gen_pack_pm_port_sl_rcv_becn,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_sl_rcv_becn_pack(const struct ibstruct_pm_port_sl_rcv_becn *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_sl_rcv_becn")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_sl_rcv_becn_desc(void)
 {
-	return &desc_pm_port_sl_rcv_becn;
+	return &ibs_descs[97];
 }
 
 static inline void ibs_unpack_pm_port_xmit_con_ctrl(struct ibstruct_pm_port_xmit_con_ctrl *h, const uint8_t *p)
@@ -10590,7 +7055,7 @@ static inline int ibs_check_pm_port_xmit_con_ctrl(const struct ibstruct_pm_port_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_xmit_con_ctrl_unpack(struct ibstruct_pm_port_xmit_con_ctrl *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_xmit_con_ctrl(struct ibstruct_pm_port_xmit_con_ctrl *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -10600,7 +7065,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_xmit_con_ctrl_unpack(struct ibstruct_pm_por
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_xmit_con_ctrl_pack(const struct ibstruct_pm_port_xmit_con_ctrl *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_xmit_con_ctrl_unpack(struct ibstruct_pm_port_xmit_con_ctrl *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_xmit_con_ctrl")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_xmit_con_ctrl(const struct ibstruct_pm_port_xmit_con_ctrl *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -10616,43 +7084,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_xmit_con_ctrl_pack(const struct ibstruct_pm
 	return 0;
 }
 
-static int gen_unpack_pm_port_xmit_con_ctrl(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_xmit_con_ctrl_unpack((struct ibstruct_pm_port_xmit_con_ctrl *)h, buf, len);
-}
-
-static int gen_pack_pm_port_xmit_con_ctrl(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_xmit_con_ctrl_pack((const struct ibstruct_pm_port_xmit_con_ctrl *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_xmit_con_ctrl[] = {
-	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_con_ctrl, reserved_0), sizeof(((struct ibstruct_pm_port_xmit_con_ctrl *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_con_ctrl, portSelect), sizeof(((struct ibstruct_pm_port_xmit_con_ctrl *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_xmit_con_ctrl, counterSelect), sizeof(((struct ibstruct_pm_port_xmit_con_ctrl *)0)->counterSelect), 2, -1, 0, -1, -1 },
-	{ 9663, 9680, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_con_ctrl, portXmitTimeCong), sizeof(((struct ibstruct_pm_port_xmit_con_ctrl *)0)->portXmitTimeCong), 3, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_xmit_con_ctrl = {
-	.name = "PMPortXmitConCtrl",
-	.c_name = "pm_port_xmit_con_ctrl",
-	.desc = "Port transmit congestion control counter",
-	.size = 8,
-	.host_size = sizeof(struct ibstruct_pm_port_xmit_con_ctrl),
-	.mgmt_class = 4,
-	.attr_id = 52,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 4,
-	.fields = fields_pm_port_xmit_con_ctrl,
-	.nfields = 4,
-	.unpack = gen_unpack_pm_port_xmit_con_ctrl,
-	.pack = gen_pack_pm_port_xmit_con_ctrl,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_xmit_con_ctrl_pack(const struct ibstruct_pm_port_xmit_con_ctrl *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_xmit_con_ctrl")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_xmit_con_ctrl_desc(void)
 {
-	return &desc_pm_port_xmit_con_ctrl;
+	return &ibs_descs[98];
 }
 
 static inline void ibs_unpack_pm_port_vl_xmit_time_cong(struct ibstruct_pm_port_vl_xmit_time_cong *h, const uint8_t *p)
@@ -10681,7 +7118,7 @@ static inline int ibs_check_pm_port_vl_xmit_time_cong(const struct ibstruct_pm_p
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_vl_xmit_time_cong_unpack(struct ibstruct_pm_port_vl_xmit_time_cong *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_vl_xmit_time_cong(struct ibstruct_pm_port_vl_xmit_time_cong *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -10691,7 +7128,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_vl_xmit_time_cong_unpack(struct ibstruct_pm
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_vl_xmit_time_cong_pack(const struct ibstruct_pm_port_vl_xmit_time_cong *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_vl_xmit_time_cong_unpack(struct ibstruct_pm_port_vl_xmit_time_cong *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_vl_xmit_time_cong")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_vl_xmit_time_cong(const struct ibstruct_pm_port_vl_xmit_time_cong *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -10707,43 +7147,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_vl_xmit_time_cong_pack(const struct ibstruc
 	return 0;
 }
 
-static int gen_unpack_pm_port_vl_xmit_time_cong(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_vl_xmit_time_cong_unpack((struct ibstruct_pm_port_vl_xmit_time_cong *)h, buf, len);
-}
-
-static int gen_pack_pm_port_vl_xmit_time_cong(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_vl_xmit_time_cong_pack((const struct ibstruct_pm_port_vl_xmit_time_cong *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_vl_xmit_time_cong[] = {
-	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_time_cong, reserved_0), sizeof(((struct ibstruct_pm_port_vl_xmit_time_cong *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_time_cong, portSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_time_cong *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_vl_xmit_time_cong, counterSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_time_cong *)0)->counterSelect), 2, -1, 0, -1, -1 },
-	{ 9697, 9716, 32, 32, 15, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_vl_xmit_time_cong, portVLXmitTimeCong), sizeof(((struct ibstruct_pm_port_vl_xmit_time_cong *)0)->portVLXmitTimeCong[0]), 3, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_vl_xmit_time_cong = {
-	.name = "PMPortVLXmitTimeCong",
-	.c_name = "pm_port_vl_xmit_time_cong",
-	.desc = "Port time in congestion per VL",
-	.size = 64,
-	.host_size = sizeof(struct ibstruct_pm_port_vl_xmit_time_cong),
-	.mgmt_class = 4,
-	.attr_id = 53,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 18,
-	.fields = fields_pm_port_vl_xmit_time_cong,
-	.nfields = 4,
-	.unpack = gen_unpack_pm_port_vl_xmit_time_cong,
-	.pack = gen_pack_pm_port_vl_xmit_time_cong,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_vl_xmit_time_cong_pack(const struct ibstruct_pm_port_vl_xmit_time_cong *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_vl_xmit_time_cong")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_vl_xmit_time_cong_desc(void)
 {
-	return &desc_pm_port_vl_xmit_time_cong;
+	return &ibs_descs[99];
 }
 
 static inline void ibs_unpack_pm_port_xmit_data_sl(struct ibstruct_pm_port_xmit_data_sl *h, const uint8_t *p)
@@ -10772,7 +7181,7 @@ static inline int ibs_check_pm_port_xmit_data_sl(const struct ibstruct_pm_port_x
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_xmit_data_sl_unpack(struct ibstruct_pm_port_xmit_data_sl *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_xmit_data_sl(struct ibstruct_pm_port_xmit_data_sl *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -10782,7 +7191,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_xmit_data_sl_unpack(struct ibstruct_pm_port
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_xmit_data_sl_pack(const struct ibstruct_pm_port_xmit_data_sl *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_xmit_data_sl_unpack(struct ibstruct_pm_port_xmit_data_sl *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_xmit_data_sl")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_xmit_data_sl(const struct ibstruct_pm_port_xmit_data_sl *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -10798,43 +7210,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_xmit_data_sl_pack(const struct ibstruct_pm_
 	return 0;
 }
 
-static int gen_unpack_pm_port_xmit_data_sl(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_xmit_data_sl_unpack((struct ibstruct_pm_port_xmit_data_sl *)h, buf, len);
-}
-
-static int gen_pack_pm_port_xmit_data_sl(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_xmit_data_sl_pack((const struct ibstruct_pm_port_xmit_data_sl *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_xmit_data_sl[] = {
-	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_data_sl, reserved_0), sizeof(((struct ibstruct_pm_port_xmit_data_sl *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_data_sl, portSelect), sizeof(((struct ibstruct_pm_port_xmit_data_sl *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_xmit_data_sl, counterSelect), sizeof(((struct ibstruct_pm_port_xmit_data_sl *)0)->counterSelect), 2, -1, 0, -1, -1 },
-	{ 9735, 9750, 32, 32, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_xmit_data_sl, portXmitDataSL), sizeof(((struct ibstruct_pm_port_xmit_data_sl *)0)->portXmitDataSL[0]), 3, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_xmit_data_sl = {
-	.name = "PMPortXmitDataSL",
-	.c_name = "pm_port_xmit_data_sl",
-	.desc = "Port transmitted data per SL",
-	.size = 68,
-	.host_size = sizeof(struct ibstruct_pm_port_xmit_data_sl),
-	.mgmt_class = 4,
-	.attr_id = 54,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 19,
-	.fields = fields_pm_port_xmit_data_sl,
-	.nfields = 4,
-	.unpack = gen_unpack_pm_port_xmit_data_sl,
-	.pack = gen_pack_pm_port_xmit_data_sl,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_xmit_data_sl_pack(const struct ibstruct_pm_port_xmit_data_sl *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_xmit_data_sl")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_xmit_data_sl_desc(void)
 {
-	return &desc_pm_port_xmit_data_sl;
+	return &ibs_descs[100];
 }
 
 static inline void ibs_unpack_pm_port_rcv_data_sl(struct ibstruct_pm_port_rcv_data_sl *h, const uint8_t *p)
@@ -10863,7 +7244,7 @@ static inline int ibs_check_pm_port_rcv_data_sl(const struct ibstruct_pm_port_rc
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_rcv_data_sl_unpack(struct ibstruct_pm_port_rcv_data_sl *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_pm_port_rcv_data_sl(struct ibstruct_pm_port_rcv_data_sl *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -10873,7 +7254,10 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_rcv_data_sl_unpack(struct ibstruct_pm_port_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_pm_port_rcv_data_sl_pack(const struct ibstruct_pm_port_rcv_data_sl *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_pm_port_rcv_data_sl_unpack(struct ibstruct_pm_port_rcv_data_sl *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_pm_port_rcv_data_sl")));
+
+static __attribute__((noinline)) int gen_pack_pm_port_rcv_data_sl(const struct ibstruct_pm_port_rcv_data_sl *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -10889,43 +7273,12 @@ IBSTRUCT_EXPORT int ibstruct_pm_port_rcv_data_sl_pack(const struct ibstruct_pm_p
 	return 0;
 }
 
-static int gen_unpack_pm_port_rcv_data_sl(void *h, const void *buf, size_t len)
-{
-	return ibstruct_pm_port_rcv_data_sl_unpack((struct ibstruct_pm_port_rcv_data_sl *)h, buf, len);
-}
-
-static int gen_pack_pm_port_rcv_data_sl(const void *h, void *buf, size_t len)
-{
-	return ibstruct_pm_port_rcv_data_sl_pack((const struct ibstruct_pm_port_rcv_data_sl *)h, buf, len);
-}
-
-static const struct ibs_field fields_pm_port_rcv_data_sl[] = {
-	{ 57, 0, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_data_sl, reserved_0), sizeof(((struct ibstruct_pm_port_rcv_data_sl *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 6508, 6519, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_data_sl, portSelect), sizeof(((struct ibstruct_pm_port_rcv_data_sl *)0)->portSelect), 1, -1, 0, -1, -1 },
-	{ 7388, 7402, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_pm_port_rcv_data_sl, counterSelect), sizeof(((struct ibstruct_pm_port_rcv_data_sl *)0)->counterSelect), 2, -1, 0, -1, -1 },
-	{ 9760, 9774, 32, 32, 16, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_pm_port_rcv_data_sl, portRcvDataSL), sizeof(((struct ibstruct_pm_port_rcv_data_sl *)0)->portRcvDataSL[0]), 3, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_pm_port_rcv_data_sl = {
-	.name = "PMPortRcvDataSL",
-	.c_name = "pm_port_rcv_data_sl",
-	.desc = "Port received data per SL",
-	.size = 68,
-	.host_size = sizeof(struct ibstruct_pm_port_rcv_data_sl),
-	.mgmt_class = 4,
-	.attr_id = 55,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 19,
-	.fields = fields_pm_port_rcv_data_sl,
-	.nfields = 4,
-	.unpack = gen_unpack_pm_port_rcv_data_sl,
-	.pack = gen_pack_pm_port_rcv_data_sl,
-};
+IBSTRUCT_EXPORT int ibstruct_pm_port_rcv_data_sl_pack(const struct ibstruct_pm_port_rcv_data_sl *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_pm_port_rcv_data_sl")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_pm_port_rcv_data_sl_desc(void)
 {
-	return &desc_pm_port_rcv_data_sl;
+	return &ibs_descs[101];
 }
 
 static inline void ibs_unpack_dm_format(struct ibstruct_dm_format *h, const uint8_t *p)
@@ -10948,7 +7301,7 @@ static inline int ibs_check_dm_format(const struct ibstruct_dm_format *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_dm_format_unpack(struct ibstruct_dm_format *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_dm_format(struct ibstruct_dm_format *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -10958,7 +7311,10 @@ IBSTRUCT_EXPORT int ibstruct_dm_format_unpack(struct ibstruct_dm_format *h, cons
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_dm_format_pack(const struct ibstruct_dm_format *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_dm_format_unpack(struct ibstruct_dm_format *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_dm_format")));
+
+static __attribute__((noinline)) int gen_pack_dm_format(const struct ibstruct_dm_format *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -10974,42 +7330,12 @@ IBSTRUCT_EXPORT int ibstruct_dm_format_pack(const struct ibstruct_dm_format *h, 
 	return 0;
 }
 
-static int gen_unpack_dm_format(void *h, const void *buf, size_t len)
-{
-	return ibstruct_dm_format_unpack((struct ibstruct_dm_format *)h, buf, len);
-}
-
-static int gen_pack_dm_format(const void *h, void *buf, size_t len)
-{
-	return ibstruct_dm_format_pack((const struct ibstruct_dm_format *)h, buf, len);
-}
-
-static const struct ibs_field fields_dm_format[] = {
-	{ 1402, 0, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_format, MADHeader), sizeof(((struct ibstruct_dm_format *)0)->MADHeader), 0, -1, 0, -1, 14 },
-	{ 4977, 0, 192, 320, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_format, reserved_192), 40, 10, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1606, 6487, 512, 1536, 1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_format, data), 192, 11, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_dm_format = {
-	.name = "DMFormat",
-	.c_name = "dm_format",
-	.desc = "Device Management MAD Format",
-	.size = 256,
-	.host_size = sizeof(struct ibstruct_dm_format),
-	.mgmt_class = 6,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 12,
-	.fields = fields_dm_format,
-	.nfields = 3,
-	.unpack = gen_unpack_dm_format,
-	.pack = gen_pack_dm_format,
-};
+IBSTRUCT_EXPORT int ibstruct_dm_format_pack(const struct ibstruct_dm_format *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_dm_format")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_dm_format_desc(void)
 {
-	return &desc_dm_format;
+	return &ibs_descs[102];
 }
 
 static inline void ibs_unpack_dm_service_entry(struct ibstruct_dm_service_entry *h, const uint8_t *p)
@@ -11030,7 +7356,7 @@ static inline int ibs_check_dm_service_entry(const struct ibstruct_dm_service_en
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_dm_service_entry_unpack(struct ibstruct_dm_service_entry *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_dm_service_entry(struct ibstruct_dm_service_entry *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -11040,7 +7366,10 @@ IBSTRUCT_EXPORT int ibstruct_dm_service_entry_unpack(struct ibstruct_dm_service_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_dm_service_entry_pack(const struct ibstruct_dm_service_entry *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_dm_service_entry_unpack(struct ibstruct_dm_service_entry *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_dm_service_entry")));
+
+static __attribute__((noinline)) int gen_pack_dm_service_entry(const struct ibstruct_dm_service_entry *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -11056,41 +7385,12 @@ IBSTRUCT_EXPORT int ibstruct_dm_service_entry_pack(const struct ibstruct_dm_serv
 	return 0;
 }
 
-static int gen_unpack_dm_service_entry(void *h, const void *buf, size_t len)
-{
-	return ibstruct_dm_service_entry_unpack((struct ibstruct_dm_service_entry *)h, buf, len);
-}
-
-static int gen_pack_dm_service_entry(const void *h, void *buf, size_t len)
-{
-	return ibstruct_dm_service_entry_pack((const struct ibstruct_dm_service_entry *)h, buf, len);
-}
-
-static const struct ibs_field fields_dm_service_entry[] = {
-	{ 5602, 0, 0, 320, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_service_entry, serviceName), 40, 0, -1, 0, -1, -1 },
-	{ 5475, 0, 320, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_service_entry, serviceID), sizeof(((struct ibstruct_dm_service_entry *)0)->serviceID), 1, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_dm_service_entry = {
-	.name = "DMServiceEntry",
-	.c_name = "dm_service_entry",
-	.desc = "Service Entry",
-	.size = 48,
-	.host_size = sizeof(struct ibstruct_dm_service_entry),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 2,
-	.fields = fields_dm_service_entry,
-	.nfields = 2,
-	.unpack = gen_unpack_dm_service_entry,
-	.pack = gen_pack_dm_service_entry,
-};
+IBSTRUCT_EXPORT int ibstruct_dm_service_entry_pack(const struct ibstruct_dm_service_entry *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_dm_service_entry")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_dm_service_entry_desc(void)
 {
-	return &desc_dm_service_entry;
+	return &ibs_descs[103];
 }
 
 static inline void ibs_unpack_dm_io_unit_info(struct ibstruct_dm_io_unit_info *h, const uint8_t *p)
@@ -11124,7 +7424,7 @@ static inline int ibs_check_dm_io_unit_info(const struct ibstruct_dm_io_unit_inf
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_dm_io_unit_info_unpack(struct ibstruct_dm_io_unit_info *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_dm_io_unit_info(struct ibstruct_dm_io_unit_info *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -11134,7 +7434,10 @@ IBSTRUCT_EXPORT int ibstruct_dm_io_unit_info_unpack(struct ibstruct_dm_io_unit_i
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_dm_io_unit_info_pack(const struct ibstruct_dm_io_unit_info *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_dm_io_unit_info_unpack(struct ibstruct_dm_io_unit_info *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_dm_io_unit_info")));
+
+static __attribute__((noinline)) int gen_pack_dm_io_unit_info(const struct ibstruct_dm_io_unit_info *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -11150,45 +7453,12 @@ IBSTRUCT_EXPORT int ibstruct_dm_io_unit_info_pack(const struct ibstruct_dm_io_un
 	return 0;
 }
 
-static int gen_unpack_dm_io_unit_info(void *h, const void *buf, size_t len)
-{
-	return ibstruct_dm_io_unit_info_unpack((struct ibstruct_dm_io_unit_info *)h, buf, len);
-}
-
-static int gen_pack_dm_io_unit_info(const void *h, void *buf, size_t len)
-{
-	return ibstruct_dm_io_unit_info_pack((const struct ibstruct_dm_io_unit_info *)h, buf, len);
-}
-
-static const struct ibs_field fields_dm_io_unit_info[] = {
-	{ 9784, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_unit_info, changeID), sizeof(((struct ibstruct_dm_io_unit_info *)0)->changeID), 0, -1, 0, -1, -1 },
-	{ 9793, 0, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_unit_info, maxControllers), sizeof(((struct ibstruct_dm_io_unit_info *)0)->maxControllers), 1, -1, 0, -1, -1 },
-	{ 5176, 0, 24, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_unit_info, reserved_24), sizeof(((struct ibstruct_dm_io_unit_info *)0)->reserved_24), 2, -1, IBS_F_RESERVED, -1, -1 },
-	{ 9808, 0, 30, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_unit_info, diagDeviceID), sizeof(((struct ibstruct_dm_io_unit_info *)0)->diagDeviceID), 3, -1, 0, -1, -1 },
-	{ 9821, 0, 31, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_unit_info, optionROM), sizeof(((struct ibstruct_dm_io_unit_info *)0)->optionROM), 4, -1, 0, -1, -1 },
-	{ 9831, 0, 32, 1024, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_unit_info, controllerList), 128, 5, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_dm_io_unit_info = {
-	.name = "DMIOUnitInfo",
-	.c_name = "dm_io_unit_info",
-	.desc = "List of all I/O Controllers in a I/O Unit",
-	.size = 132,
-	.host_size = sizeof(struct ibstruct_dm_io_unit_info),
-	.mgmt_class = 6,
-	.attr_id = 16,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 6,
-	.fields = fields_dm_io_unit_info,
-	.nfields = 6,
-	.unpack = gen_unpack_dm_io_unit_info,
-	.pack = gen_pack_dm_io_unit_info,
-};
+IBSTRUCT_EXPORT int ibstruct_dm_io_unit_info_pack(const struct ibstruct_dm_io_unit_info *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_dm_io_unit_info")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_dm_io_unit_info_desc(void)
 {
-	return &desc_dm_io_unit_info;
+	return &ibs_descs[104];
 }
 
 static inline void ibs_unpack_dm_io_controller_profile(struct ibstruct_dm_io_controller_profile *h, const uint8_t *p)
@@ -11260,7 +7530,7 @@ static inline int ibs_check_dm_io_controller_profile(const struct ibstruct_dm_io
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_dm_io_controller_profile_unpack(struct ibstruct_dm_io_controller_profile *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_dm_io_controller_profile(struct ibstruct_dm_io_controller_profile *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -11270,7 +7540,10 @@ IBSTRUCT_EXPORT int ibstruct_dm_io_controller_profile_unpack(struct ibstruct_dm_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_dm_io_controller_profile_pack(const struct ibstruct_dm_io_controller_profile *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_dm_io_controller_profile_unpack(struct ibstruct_dm_io_controller_profile *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_dm_io_controller_profile")));
+
+static __attribute__((noinline)) int gen_pack_dm_io_controller_profile(const struct ibstruct_dm_io_controller_profile *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -11286,65 +7559,12 @@ IBSTRUCT_EXPORT int ibstruct_dm_io_controller_profile_pack(const struct ibstruct
 	return 0;
 }
 
-static int gen_unpack_dm_io_controller_profile(void *h, const void *buf, size_t len)
-{
-	return ibstruct_dm_io_controller_profile_unpack((struct ibstruct_dm_io_controller_profile *)h, buf, len);
-}
-
-static int gen_pack_dm_io_controller_profile(const void *h, void *buf, size_t len)
-{
-	return ibstruct_dm_io_controller_profile_pack((const struct ibstruct_dm_io_controller_profile *)h, buf, len);
-}
-
-static const struct ibs_field fields_dm_io_controller_profile[] = {
-	{ 3134, 0, 0, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, GUID), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->GUID), 0, -1, 0, -1, -1 },
-	{ 2481, 0, 64, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, vendorID), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->vendorID), 1, -1, 0, -1, -1 },
-	{ 6698, 0, 88, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_88), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_88), 2, -1, IBS_F_RESERVED, -1, -1 },
-	{ 2425, 0, 96, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, deviceID), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->deviceID), 3, -1, 0, -1, -1 },
-	{ 9846, 0, 128, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, deviceVersion), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->deviceVersion), 4, -1, 0, -1, -1 },
-	{ 470, 0, 144, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_144), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_144), 5, -1, IBS_F_RESERVED, -1, -1 },
-	{ 9860, 0, 160, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, subsystemVendorID), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->subsystemVendorID), 6, -1, 0, -1, -1 },
-	{ 9878, 0, 184, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_184), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_184), 7, -1, IBS_F_RESERVED, -1, -1 },
-	{ 9891, 0, 192, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, subsystemID), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->subsystemID), 8, -1, 0, -1, -1 },
-	{ 9903, 0, 224, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, IOClass), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->IOClass), 9, -1, 0, -1, -1 },
-	{ 9911, 0, 240, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, IOSubclass), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->IOSubclass), 10, -1, 0, -1, -1 },
-	{ 9922, 0, 256, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, protocol), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->protocol), 11, -1, 0, -1, -1 },
-	{ 9931, 0, 272, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, protocolVersion), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->protocolVersion), 12, -1, 0, -1, -1 },
-	{ 1636, 0, 288, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_288), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_288), 13, -1, IBS_F_RESERVED, -1, -1 },
-	{ 9947, 0, 304, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_304), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_304), 14, -1, IBS_F_RESERVED, -1, -1 },
-	{ 9960, 0, 320, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, sendMessageDepth), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->sendMessageDepth), 15, -1, 0, -1, -1 },
-	{ 9977, 0, 336, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_336), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_336), 16, -1, IBS_F_RESERVED, -1, -1 },
-	{ 9990, 0, 344, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, RDMAReadDepth), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->RDMAReadDepth), 17, -1, 0, -1, -1 },
-	{ 10004, 0, 352, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_dm_io_controller_profile, sendMessageSize), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->sendMessageSize), 18, -1, 0, -1, -1 },
-	{ 10020, 0, 384, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_dm_io_controller_profile, RDMATransferSize), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->RDMATransferSize), 19, -1, 0, -1, -1 },
-	{ 10037, 0, 416, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_io_controller_profile, controllerOperationsMask), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->controllerOperationsMask), 20, -1, 0, -1, -1 },
-	{ 10062, 0, 424, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_424), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_424), 21, -1, IBS_F_RESERVED, -1, -1 },
-	{ 10075, 0, 432, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, serviceEntries), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->serviceEntries), 22, -1, 0, -1, -1 },
-	{ 10090, 0, 440, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_440), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_440), 23, -1, IBS_F_RESERVED, -1, -1 },
-	{ 4293, 0, 448, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, reserved_448), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_448), 24, -1, IBS_F_RESERVED, -1, -1 },
-	{ 10103, 0, 512, 512, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_io_controller_profile, IDString), 64, 25, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_dm_io_controller_profile = {
-	.name = "DMIOControllerProfile",
-	.c_name = "dm_io_controller_profile",
-	.desc = "I/O Controller Profile Information",
-	.size = 128,
-	.host_size = sizeof(struct ibstruct_dm_io_controller_profile),
-	.mgmt_class = 6,
-	.attr_id = 17,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 26,
-	.fields = fields_dm_io_controller_profile,
-	.nfields = 26,
-	.unpack = gen_unpack_dm_io_controller_profile,
-	.pack = gen_pack_dm_io_controller_profile,
-};
+IBSTRUCT_EXPORT int ibstruct_dm_io_controller_profile_pack(const struct ibstruct_dm_io_controller_profile *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_dm_io_controller_profile")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_dm_io_controller_profile_desc(void)
 {
-	return &desc_dm_io_controller_profile;
+	return &ibs_descs[105];
 }
 
 static inline void ibs_unpack_dm_service_entries(struct ibstruct_dm_service_entries *h, const uint8_t *p)
@@ -11367,7 +7587,7 @@ static inline int ibs_check_dm_service_entries(const struct ibstruct_dm_service_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_dm_service_entries_unpack(struct ibstruct_dm_service_entries *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_dm_service_entries(struct ibstruct_dm_service_entries *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -11377,7 +7597,10 @@ IBSTRUCT_EXPORT int ibstruct_dm_service_entries_unpack(struct ibstruct_dm_servic
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_dm_service_entries_pack(const struct ibstruct_dm_service_entries *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_dm_service_entries_unpack(struct ibstruct_dm_service_entries *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_dm_service_entries")));
+
+static __attribute__((noinline)) int gen_pack_dm_service_entries(const struct ibstruct_dm_service_entries *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -11393,40 +7616,12 @@ IBSTRUCT_EXPORT int ibstruct_dm_service_entries_pack(const struct ibstruct_dm_se
 	return 0;
 }
 
-static int gen_unpack_dm_service_entries(void *h, const void *buf, size_t len)
-{
-	return ibstruct_dm_service_entries_unpack((struct ibstruct_dm_service_entries *)h, buf, len);
-}
-
-static int gen_pack_dm_service_entries(const void *h, void *buf, size_t len)
-{
-	return ibstruct_dm_service_entries_pack((const struct ibstruct_dm_service_entries *)h, buf, len);
-}
-
-static const struct ibs_field fields_dm_service_entries[] = {
-	{ 10112, 0, 0, 384, 4, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_service_entries, serviceEntry), sizeof(((struct ibstruct_dm_service_entries *)0)->serviceEntry[0]), 0, -1, 0, -1, 103 },
-};
-
-static const struct ibstruct_desc desc_dm_service_entries = {
-	.name = "DMServiceEntries",
-	.c_name = "dm_service_entries",
-	.desc = "List of Supported Services and Their Associated Service IDs",
-	.size = 192,
-	.host_size = sizeof(struct ibstruct_dm_service_entries),
-	.mgmt_class = 6,
-	.attr_id = 18,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 8,
-	.fields = fields_dm_service_entries,
-	.nfields = 1,
-	.unpack = gen_unpack_dm_service_entries,
-	.pack = gen_pack_dm_service_entries,
-};
+IBSTRUCT_EXPORT int ibstruct_dm_service_entries_pack(const struct ibstruct_dm_service_entries *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_dm_service_entries")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_dm_service_entries_desc(void)
 {
-	return &desc_dm_service_entries;
+	return &ibs_descs[106];
 }
 
 static inline void ibs_unpack_dm_diagnostic_timeout(struct ibstruct_dm_diagnostic_timeout *h, const uint8_t *p)
@@ -11445,7 +7640,7 @@ static inline int ibs_check_dm_diagnostic_timeout(const struct ibstruct_dm_diagn
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_dm_diagnostic_timeout_unpack(struct ibstruct_dm_diagnostic_timeout *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_dm_diagnostic_timeout(struct ibstruct_dm_diagnostic_timeout *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -11455,7 +7650,10 @@ IBSTRUCT_EXPORT int ibstruct_dm_diagnostic_timeout_unpack(struct ibstruct_dm_dia
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_dm_diagnostic_timeout_pack(const struct ibstruct_dm_diagnostic_timeout *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_dm_diagnostic_timeout_unpack(struct ibstruct_dm_diagnostic_timeout *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_dm_diagnostic_timeout")));
+
+static __attribute__((noinline)) int gen_pack_dm_diagnostic_timeout(const struct ibstruct_dm_diagnostic_timeout *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -11471,40 +7669,12 @@ IBSTRUCT_EXPORT int ibstruct_dm_diagnostic_timeout_pack(const struct ibstruct_dm
 	return 0;
 }
 
-static int gen_unpack_dm_diagnostic_timeout(void *h, const void *buf, size_t len)
-{
-	return ibstruct_dm_diagnostic_timeout_unpack((struct ibstruct_dm_diagnostic_timeout *)h, buf, len);
-}
-
-static int gen_pack_dm_diagnostic_timeout(const void *h, void *buf, size_t len)
-{
-	return ibstruct_dm_diagnostic_timeout_pack((const struct ibstruct_dm_diagnostic_timeout *)h, buf, len);
-}
-
-static const struct ibs_field fields_dm_diagnostic_timeout[] = {
-	{ 10125, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_dm_diagnostic_timeout, maxDiagTime), sizeof(((struct ibstruct_dm_diagnostic_timeout *)0)->maxDiagTime), 0, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_dm_diagnostic_timeout = {
-	.name = "DMDiagnosticTimeout",
-	.c_name = "dm_diagnostic_timeout",
-	.desc = "Get the Maximum Time for Completion of a Diagnostic Test",
-	.size = 4,
-	.host_size = sizeof(struct ibstruct_dm_diagnostic_timeout),
-	.mgmt_class = 6,
-	.attr_id = 32,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 1,
-	.fields = fields_dm_diagnostic_timeout,
-	.nfields = 1,
-	.unpack = gen_unpack_dm_diagnostic_timeout,
-	.pack = gen_pack_dm_diagnostic_timeout,
-};
+IBSTRUCT_EXPORT int ibstruct_dm_diagnostic_timeout_pack(const struct ibstruct_dm_diagnostic_timeout *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_dm_diagnostic_timeout")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_dm_diagnostic_timeout_desc(void)
 {
-	return &desc_dm_diagnostic_timeout;
+	return &ibs_descs[107];
 }
 
 static inline void ibs_unpack_dm_prepare_to_test(struct ibstruct_dm_prepare_to_test *h, const uint8_t *p)
@@ -11524,7 +7694,7 @@ static inline int ibs_check_dm_prepare_to_test(const struct ibstruct_dm_prepare_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_dm_prepare_to_test_unpack(struct ibstruct_dm_prepare_to_test *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_dm_prepare_to_test(struct ibstruct_dm_prepare_to_test *h, const void *buf, size_t len)
 {
 	if (!h)
 		return -EINVAL;
@@ -11533,7 +7703,10 @@ IBSTRUCT_EXPORT int ibstruct_dm_prepare_to_test_unpack(struct ibstruct_dm_prepar
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_dm_prepare_to_test_pack(const struct ibstruct_dm_prepare_to_test *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_dm_prepare_to_test_unpack(struct ibstruct_dm_prepare_to_test *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_dm_prepare_to_test")));
+
+static __attribute__((noinline)) int gen_pack_dm_prepare_to_test(const struct ibstruct_dm_prepare_to_test *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -11547,39 +7720,12 @@ IBSTRUCT_EXPORT int ibstruct_dm_prepare_to_test_pack(const struct ibstruct_dm_pr
 	return 0;
 }
 
-static int gen_unpack_dm_prepare_to_test(void *h, const void *buf, size_t len)
-{
-	return ibstruct_dm_prepare_to_test_unpack((struct ibstruct_dm_prepare_to_test *)h, buf, len);
-}
-
-static int gen_pack_dm_prepare_to_test(const void *h, void *buf, size_t len)
-{
-	return ibstruct_dm_prepare_to_test_pack((const struct ibstruct_dm_prepare_to_test *)h, buf, len);
-}
-
-static const struct ibs_field fields_dm_prepare_to_test[] = {
-};
-
-static const struct ibstruct_desc desc_dm_prepare_to_test = {
-	.name = "DMPrepareToTest",
-	.c_name = "dm_prepare_to_test",
-	.desc = "Prepare Device for Test",
-	.size = 0,
-	.host_size = sizeof(struct ibstruct_dm_prepare_to_test),
-	.mgmt_class = 6,
-	.attr_id = 33,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 0,
-	.fields = fields_dm_prepare_to_test,
-	.nfields = 0,
-	.unpack = gen_unpack_dm_prepare_to_test,
-	.pack = gen_pack_dm_prepare_to_test,
-};
+IBSTRUCT_EXPORT int ibstruct_dm_prepare_to_test_pack(const struct ibstruct_dm_prepare_to_test *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_dm_prepare_to_test")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_dm_prepare_to_test_desc(void)
 {
-	return &desc_dm_prepare_to_test;
+	return &ibs_descs[108];
 }
 
 static inline void ibs_unpack_dm_test_device_once(struct ibstruct_dm_test_device_once *h, const uint8_t *p)
@@ -11599,7 +7745,7 @@ static inline int ibs_check_dm_test_device_once(const struct ibstruct_dm_test_de
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_dm_test_device_once_unpack(struct ibstruct_dm_test_device_once *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_dm_test_device_once(struct ibstruct_dm_test_device_once *h, const void *buf, size_t len)
 {
 	if (!h)
 		return -EINVAL;
@@ -11608,7 +7754,10 @@ IBSTRUCT_EXPORT int ibstruct_dm_test_device_once_unpack(struct ibstruct_dm_test_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_dm_test_device_once_pack(const struct ibstruct_dm_test_device_once *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_dm_test_device_once_unpack(struct ibstruct_dm_test_device_once *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_dm_test_device_once")));
+
+static __attribute__((noinline)) int gen_pack_dm_test_device_once(const struct ibstruct_dm_test_device_once *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -11622,39 +7771,12 @@ IBSTRUCT_EXPORT int ibstruct_dm_test_device_once_pack(const struct ibstruct_dm_t
 	return 0;
 }
 
-static int gen_unpack_dm_test_device_once(void *h, const void *buf, size_t len)
-{
-	return ibstruct_dm_test_device_once_unpack((struct ibstruct_dm_test_device_once *)h, buf, len);
-}
-
-static int gen_pack_dm_test_device_once(const void *h, void *buf, size_t len)
-{
-	return ibstruct_dm_test_device_once_pack((const struct ibstruct_dm_test_device_once *)h, buf, len);
-}
-
-static const struct ibs_field fields_dm_test_device_once[] = {
-};
-
-static const struct ibstruct_desc desc_dm_test_device_once = {
-	.name = "DMTestDeviceOnce",
-	.c_name = "dm_test_device_once",
-	.desc = "Test Device Once",
-	.size = 0,
-	.host_size = sizeof(struct ibstruct_dm_test_device_once),
-	.mgmt_class = 6,
-	.attr_id = 34,
-	.methods = 0x00000004u,
-	.record = 0,
-	.ncm = 0,
-	.fields = fields_dm_test_device_once,
-	.nfields = 0,
-	.unpack = gen_unpack_dm_test_device_once,
-	.pack = gen_pack_dm_test_device_once,
-};
+IBSTRUCT_EXPORT int ibstruct_dm_test_device_once_pack(const struct ibstruct_dm_test_device_once *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_dm_test_device_once")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_dm_test_device_once_desc(void)
 {
-	return &desc_dm_test_device_once;
+	return &ibs_descs[109];
 }
 
 static inline void ibs_unpack_dm_test_device_loop(struct ibstruct_dm_test_device_loop *h, const uint8_t *p)
@@ -11674,7 +7796,7 @@ static inline int ibs_check_dm_test_device_loop(const struct ibstruct_dm_test_de
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_dm_test_device_loop_unpack(struct ibstruct_dm_test_device_loop *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_dm_test_device_loop(struct ibstruct_dm_test_device_loop *h, const void *buf, size_t len)
 {
 	if (!h)
 		return -EINVAL;
@@ -11683,7 +7805,10 @@ IBSTRUCT_EXPORT int ibstruct_dm_test_device_loop_unpack(struct ibstruct_dm_test_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_dm_test_device_loop_pack(const struct ibstruct_dm_test_device_loop *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_dm_test_device_loop_unpack(struct ibstruct_dm_test_device_loop *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_dm_test_device_loop")));
+
+static __attribute__((noinline)) int gen_pack_dm_test_device_loop(const struct ibstruct_dm_test_device_loop *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -11697,39 +7822,12 @@ IBSTRUCT_EXPORT int ibstruct_dm_test_device_loop_pack(const struct ibstruct_dm_t
 	return 0;
 }
 
-static int gen_unpack_dm_test_device_loop(void *h, const void *buf, size_t len)
-{
-	return ibstruct_dm_test_device_loop_unpack((struct ibstruct_dm_test_device_loop *)h, buf, len);
-}
-
-static int gen_pack_dm_test_device_loop(const void *h, void *buf, size_t len)
-{
-	return ibstruct_dm_test_device_loop_pack((const struct ibstruct_dm_test_device_loop *)h, buf, len);
-}
-
-static const struct ibs_field fields_dm_test_device_loop[] = {
-};
-
-static const struct ibstruct_desc desc_dm_test_device_loop = {
-	.name = "DMTestDeviceLoop",
-	.c_name = "dm_test_device_loop",
-	.desc = "Test Device Continuously",
-	.size = 0,
-	.host_size = sizeof(struct ibstruct_dm_test_device_loop),
-	.mgmt_class = 6,
-	.attr_id = 35,
-	.methods = 0x00000004u,
-	.record = 0,
-	.ncm = 0,
-	.fields = fields_dm_test_device_loop,
-	.nfields = 0,
-	.unpack = gen_unpack_dm_test_device_loop,
-	.pack = gen_pack_dm_test_device_loop,
-};
+IBSTRUCT_EXPORT int ibstruct_dm_test_device_loop_pack(const struct ibstruct_dm_test_device_loop *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_dm_test_device_loop")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_dm_test_device_loop_desc(void)
 {
-	return &desc_dm_test_device_loop;
+	return &ibs_descs[110];
 }
 
 static inline void ibs_unpack_dm_diag_code(struct ibstruct_dm_diag_code *h, const uint8_t *p)
@@ -11750,7 +7848,7 @@ static inline int ibs_check_dm_diag_code(const struct ibstruct_dm_diag_code *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_dm_diag_code_unpack(struct ibstruct_dm_diag_code *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_dm_diag_code(struct ibstruct_dm_diag_code *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -11760,7 +7858,10 @@ IBSTRUCT_EXPORT int ibstruct_dm_diag_code_unpack(struct ibstruct_dm_diag_code *h
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_dm_diag_code_pack(const struct ibstruct_dm_diag_code *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_dm_diag_code_unpack(struct ibstruct_dm_diag_code *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_dm_diag_code")));
+
+static __attribute__((noinline)) int gen_pack_dm_diag_code(const struct ibstruct_dm_diag_code *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -11776,41 +7877,12 @@ IBSTRUCT_EXPORT int ibstruct_dm_diag_code_pack(const struct ibstruct_dm_diag_cod
 	return 0;
 }
 
-static int gen_unpack_dm_diag_code(void *h, const void *buf, size_t len)
-{
-	return ibstruct_dm_diag_code_unpack((struct ibstruct_dm_diag_code *)h, buf, len);
-}
-
-static int gen_pack_dm_diag_code(const void *h, void *buf, size_t len)
-{
-	return ibstruct_dm_diag_code_pack((const struct ibstruct_dm_diag_code *)h, buf, len);
-}
-
-static const struct ibs_field fields_dm_diag_code[] = {
-	{ 3188, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_dm_diag_code, diagCode), sizeof(((struct ibstruct_dm_diag_code *)0)->diagCode), 0, -1, 0, -1, -1 },
-	{ 1779, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_dm_diag_code, reserved_16), sizeof(((struct ibstruct_dm_diag_code *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_dm_diag_code = {
-	.name = "DMDiagCode",
-	.c_name = "dm_diag_code",
-	.desc = "Vendor-Specific Device Diagnostic Information",
-	.size = 4,
-	.host_size = sizeof(struct ibstruct_dm_diag_code),
-	.mgmt_class = 6,
-	.attr_id = 36,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 2,
-	.fields = fields_dm_diag_code,
-	.nfields = 2,
-	.unpack = gen_unpack_dm_diag_code,
-	.pack = gen_pack_dm_diag_code,
-};
+IBSTRUCT_EXPORT int ibstruct_dm_diag_code_pack(const struct ibstruct_dm_diag_code *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_dm_diag_code")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_dm_diag_code_desc(void)
 {
-	return &desc_dm_diag_code;
+	return &ibs_descs[111];
 }
 
 static inline void ibs_unpack_cm_format(struct ibstruct_cm_format *h, const uint8_t *p)
@@ -11831,7 +7903,7 @@ static inline int ibs_check_cm_format(const struct ibstruct_cm_format *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_format_unpack(struct ibstruct_cm_format *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cm_format(struct ibstruct_cm_format *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -11841,7 +7913,10 @@ IBSTRUCT_EXPORT int ibstruct_cm_format_unpack(struct ibstruct_cm_format *h, cons
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_format_pack(const struct ibstruct_cm_format *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cm_format_unpack(struct ibstruct_cm_format *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cm_format")));
+
+static __attribute__((noinline)) int gen_pack_cm_format(const struct ibstruct_cm_format *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -11857,41 +7932,12 @@ IBSTRUCT_EXPORT int ibstruct_cm_format_pack(const struct ibstruct_cm_format *h, 
 	return 0;
 }
 
-static int gen_unpack_cm_format(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cm_format_unpack((struct ibstruct_cm_format *)h, buf, len);
-}
-
-static int gen_pack_cm_format(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cm_format_pack((const struct ibstruct_cm_format *)h, buf, len);
-}
-
-static const struct ibs_field fields_cm_format[] = {
-	{ 1402, 0, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_format, MADHeader), sizeof(((struct ibstruct_cm_format *)0)->MADHeader), 0, -1, 0, -1, 14 },
-	{ 1606, 0, 192, 1856, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_format, data), 232, 10, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cm_format = {
-	.name = "CMFormat",
-	.c_name = "cm_format",
-	.desc = "Communication Management MAD Format",
-	.size = 256,
-	.host_size = sizeof(struct ibstruct_cm_format),
-	.mgmt_class = 7,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 11,
-	.fields = fields_cm_format,
-	.nfields = 2,
-	.unpack = gen_unpack_cm_format,
-	.pack = gen_pack_cm_format,
-};
+IBSTRUCT_EXPORT int ibstruct_cm_format_pack(const struct ibstruct_cm_format *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cm_format")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cm_format_desc(void)
 {
-	return &desc_cm_format;
+	return &ibs_descs[112];
 }
 
 static inline void ibs_unpack_cm_path(struct ibstruct_cm_path *h, const uint8_t *p)
@@ -11951,7 +7997,7 @@ static inline int ibs_check_cm_path(const struct ibstruct_cm_path *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_path_unpack(struct ibstruct_cm_path *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cm_path(struct ibstruct_cm_path *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -11961,7 +8007,10 @@ IBSTRUCT_EXPORT int ibstruct_cm_path_unpack(struct ibstruct_cm_path *h, const vo
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_path_pack(const struct ibstruct_cm_path *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cm_path_unpack(struct ibstruct_cm_path *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cm_path")));
+
+static __attribute__((noinline)) int gen_pack_cm_path(const struct ibstruct_cm_path *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -11977,53 +8026,12 @@ IBSTRUCT_EXPORT int ibstruct_cm_path_pack(const struct ibstruct_cm_path *h, void
 	return 0;
 }
 
-static int gen_unpack_cm_path(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cm_path_unpack((struct ibstruct_cm_path *)h, buf, len);
-}
-
-static int gen_pack_cm_path(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cm_path_pack((const struct ibstruct_cm_path *)h, buf, len);
-}
-
-static const struct ibs_field fields_cm_path[] = {
-	{ 52, 0, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, SLID), sizeof(((struct ibstruct_cm_path *)0)->SLID), 0, -1, 0, -1, -1 },
-	{ 28, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, DLID), sizeof(((struct ibstruct_cm_path *)0)->DLID), 1, -1, 0, -1, -1 },
-	{ 136, 0, 32, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, SGID), sizeof(((struct ibstruct_cm_path *)0)->SGID), 2, -1, 0, -1, -1 },
-	{ 141, 0, 160, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, DGID), sizeof(((struct ibstruct_cm_path *)0)->DGID), 3, -1, 0, -1, -1 },
-	{ 105, 0, 288, 20, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_path, flowLabel), sizeof(((struct ibstruct_cm_path *)0)->flowLabel), 4, -1, 0, -1, -1 },
-	{ 10137, 0, 308, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, reserved_308), sizeof(((struct ibstruct_cm_path *)0)->reserved_308), 5, -1, IBS_F_RESERVED, -1, -1 },
-	{ 10150, 0, 314, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, PD), sizeof(((struct ibstruct_cm_path *)0)->PD), 6, -1, 0, -1, -1 },
-	{ 98, 0, 320, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_path, TClass), sizeof(((struct ibstruct_cm_path *)0)->TClass), 7, -1, 0, -1, -1 },
-	{ 5867, 0, 328, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, hopLimit), sizeof(((struct ibstruct_cm_path *)0)->hopLimit), 8, -1, 0, -1, -1 },
-	{ 9, 0, 336, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, SL), sizeof(((struct ibstruct_cm_path *)0)->SL), 9, -1, 0, -1, -1 },
-	{ 10153, 0, 340, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, subnetLocal), sizeof(((struct ibstruct_cm_path *)0)->subnetLocal), 10, -1, 0, -1, -1 },
-	{ 10165, 0, 341, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, reserved_341), sizeof(((struct ibstruct_cm_path *)0)->reserved_341), 11, -1, IBS_F_RESERVED, -1, -1 },
-	{ 10178, 0, 344, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, localACKTimeout), sizeof(((struct ibstruct_cm_path *)0)->localACKTimeout), 12, -1, 0, -1, -1 },
-	{ 10194, 0, 349, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_path, reserved_349), sizeof(((struct ibstruct_cm_path *)0)->reserved_349), 13, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cm_path = {
-	.name = "CMPath",
-	.c_name = "cm_path",
-	.desc = "Path Information",
-	.size = 44,
-	.host_size = sizeof(struct ibstruct_cm_path),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 14,
-	.fields = fields_cm_path,
-	.nfields = 14,
-	.unpack = gen_unpack_cm_path,
-	.pack = gen_pack_cm_path,
-};
+IBSTRUCT_EXPORT int ibstruct_cm_path_pack(const struct ibstruct_cm_path *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cm_path")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cm_path_desc(void)
 {
-	return &desc_cm_path;
+	return &ibs_descs[113];
 }
 
 static inline void ibs_unpack_cm_req(struct ibstruct_cm_req *h, const uint8_t *p)
@@ -12131,7 +8139,7 @@ static inline int ibs_check_cm_req(const struct ibstruct_cm_req *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_req_unpack(struct ibstruct_cm_req *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cm_req(struct ibstruct_cm_req *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -12141,7 +8149,10 @@ IBSTRUCT_EXPORT int ibstruct_cm_req_unpack(struct ibstruct_cm_req *h, const void
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_req_pack(const struct ibstruct_cm_req *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cm_req_unpack(struct ibstruct_cm_req *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cm_req")));
+
+static __attribute__((noinline)) int gen_pack_cm_req(const struct ibstruct_cm_req *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -12157,67 +8168,12 @@ IBSTRUCT_EXPORT int ibstruct_cm_req_pack(const struct ibstruct_cm_req *h, void *
 	return 0;
 }
 
-static int gen_unpack_cm_req(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cm_req_unpack((struct ibstruct_cm_req *)h, buf, len);
-}
-
-static int gen_pack_cm_req(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cm_req_pack((const struct ibstruct_cm_req *)h, buf, len);
-}
-
-static const struct ibs_field fields_cm_req[] = {
-	{ 10207, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, LCID), sizeof(((struct ibstruct_cm_req *)0)->LCID), 0, -1, 0, -1, -1 },
-	{ 33, 0, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, reserved_32), sizeof(((struct ibstruct_cm_req *)0)->reserved_32), 1, -1, IBS_F_RESERVED, -1, -1 },
-	{ 2481, 0, 40, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, vendorID), sizeof(((struct ibstruct_cm_req *)0)->vendorID), 2, -1, 0, -1, -1 },
-	{ 5475, 0, 64, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, serviceID), sizeof(((struct ibstruct_cm_req *)0)->serviceID), 3, -1, 0, -1, -1 },
-	{ 10212, 0, 128, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, LGUID), sizeof(((struct ibstruct_cm_req *)0)->LGUID), 4, -1, 0, -1, -1 },
-	{ 10218, 0, 192, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, localCMQKey), sizeof(((struct ibstruct_cm_req *)0)->localCMQKey), 5, -1, 0, -1, -1 },
-	{ 10230, 0, 224, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, localQKey), sizeof(((struct ibstruct_cm_req *)0)->localQKey), 6, -1, 0, -1, -1 },
-	{ 10240, 0, 256, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, localQPN), sizeof(((struct ibstruct_cm_req *)0)->localQPN), 7, -1, 0, -1, -1 },
-	{ 10249, 0, 280, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, responderResources), sizeof(((struct ibstruct_cm_req *)0)->responderResources), 8, -1, 0, -1, -1 },
-	{ 10268, 0, 288, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, localEECN), sizeof(((struct ibstruct_cm_req *)0)->localEECN), 9, -1, 0, -1, -1 },
-	{ 10278, 0, 312, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, initiatorDepth), sizeof(((struct ibstruct_cm_req *)0)->initiatorDepth), 10, -1, 0, -1, -1 },
-	{ 10293, 0, 320, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, remoteEECN), sizeof(((struct ibstruct_cm_req *)0)->remoteEECN), 11, -1, 0, -1, -1 },
-	{ 10304, 0, 344, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, remoteResponseTimeout), sizeof(((struct ibstruct_cm_req *)0)->remoteResponseTimeout), 12, -1, 0, -1, -1 },
-	{ 10326, 0, 349, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, transportService), sizeof(((struct ibstruct_cm_req *)0)->transportService), 13, IBSTRUCT_ENUM_CM_TRANSPORT_SERVICE, 0, -1, -1 },
-	{ 10343, 0, 351, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, flowControl), sizeof(((struct ibstruct_cm_req *)0)->flowControl), 14, -1, 0, -1, -1 },
-	{ 10355, 0, 352, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, startingPSN), sizeof(((struct ibstruct_cm_req *)0)->startingPSN), 15, -1, 0, -1, -1 },
-	{ 10367, 0, 376, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, localResponseTimeout), sizeof(((struct ibstruct_cm_req *)0)->localResponseTimeout), 16, -1, 0, -1, -1 },
-	{ 10388, 0, 381, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, retryCount), sizeof(((struct ibstruct_cm_req *)0)->retryCount), 17, -1, 0, -1, -1 },
-	{ 185, 0, 384, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_req, PKey), sizeof(((struct ibstruct_cm_req *)0)->PKey), 18, -1, 0, -1, -1 },
-	{ 10399, 0, 400, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, pathPacketMTU), sizeof(((struct ibstruct_cm_req *)0)->pathPacketMTU), 19, IBSTRUCT_ENUM_MTU, 0, -1, -1 },
-	{ 10413, 0, 404, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, RDCExists), sizeof(((struct ibstruct_cm_req *)0)->RDCExists), 20, -1, 0, -1, -1 },
-	{ 10423, 0, 405, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, RNRRetryCount), sizeof(((struct ibstruct_cm_req *)0)->RNRRetryCount), 21, -1, 0, -1, -1 },
-	{ 10437, 0, 408, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, maxCMRetries), sizeof(((struct ibstruct_cm_req *)0)->maxCMRetries), 22, -1, 0, -1, -1 },
-	{ 10450, 0, 412, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, SRQ), sizeof(((struct ibstruct_cm_req *)0)->SRQ), 23, -1, 0, -1, -1 },
-	{ 10454, 0, 413, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, extendedTransportType), sizeof(((struct ibstruct_cm_req *)0)->extendedTransportType), 24, -1, 0, -1, -1 },
-	{ 10476, 0, 416, 352, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, primaryPath), sizeof(((struct ibstruct_cm_req *)0)->primaryPath), 25, -1, 0, -1, 113 },
-	{ 10488, 0, 768, 352, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, alternatePath), sizeof(((struct ibstruct_cm_req *)0)->alternatePath), 39, -1, 0, -1, 113 },
-	{ 10502, 0, 1120, 736, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_req, privateData), 92, 53, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cm_req = {
-	.name = "CMREQ",
-	.c_name = "cm_req",
-	.desc = "Request for Communication",
-	.size = 232,
-	.host_size = sizeof(struct ibstruct_cm_req),
-	.mgmt_class = 7,
-	.attr_id = 16,
-	.methods = 0x00000008u,
-	.record = 0,
-	.ncm = 54,
-	.fields = fields_cm_req,
-	.nfields = 28,
-	.unpack = gen_unpack_cm_req,
-	.pack = gen_pack_cm_req,
-};
+IBSTRUCT_EXPORT int ibstruct_cm_req_pack(const struct ibstruct_cm_req *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cm_req")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cm_req_desc(void)
 {
-	return &desc_cm_req;
+	return &ibs_descs[114];
 }
 
 static inline void ibs_unpack_cm_mra(struct ibstruct_cm_mra *h, const uint8_t *p)
@@ -12255,7 +8211,7 @@ static inline int ibs_check_cm_mra(const struct ibstruct_cm_mra *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_mra_unpack(struct ibstruct_cm_mra *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cm_mra(struct ibstruct_cm_mra *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -12265,7 +8221,10 @@ IBSTRUCT_EXPORT int ibstruct_cm_mra_unpack(struct ibstruct_cm_mra *h, const void
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_mra_pack(const struct ibstruct_cm_mra *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cm_mra_unpack(struct ibstruct_cm_mra *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cm_mra")));
+
+static __attribute__((noinline)) int gen_pack_cm_mra(const struct ibstruct_cm_mra *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -12281,46 +8240,12 @@ IBSTRUCT_EXPORT int ibstruct_cm_mra_pack(const struct ibstruct_cm_mra *h, void *
 	return 0;
 }
 
-static int gen_unpack_cm_mra(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cm_mra_unpack((struct ibstruct_cm_mra *)h, buf, len);
-}
-
-static int gen_pack_cm_mra(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cm_mra_pack((const struct ibstruct_cm_mra *)h, buf, len);
-}
-
-static const struct ibs_field fields_cm_mra[] = {
-	{ 10207, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_mra, LCID), sizeof(((struct ibstruct_cm_mra *)0)->LCID), 0, -1, 0, -1, -1 },
-	{ 10514, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_mra, RCID), sizeof(((struct ibstruct_cm_mra *)0)->RCID), 1, -1, 0, -1, -1 },
-	{ 10519, 0, 64, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_mra, messageMRAed), sizeof(((struct ibstruct_cm_mra *)0)->messageMRAed), 2, IBSTRUCT_ENUM_CM_MESSAGE, 0, -1, -1 },
-	{ 10532, 0, 66, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_mra, reserved_66), sizeof(((struct ibstruct_cm_mra *)0)->reserved_66), 3, -1, IBS_F_RESERVED, -1, -1 },
-	{ 10544, 0, 72, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_mra, serviceTimeout), sizeof(((struct ibstruct_cm_mra *)0)->serviceTimeout), 4, -1, 0, -1, -1 },
-	{ 10559, 0, 77, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_mra, reserved_77), sizeof(((struct ibstruct_cm_mra *)0)->reserved_77), 5, -1, IBS_F_RESERVED, -1, -1 },
-	{ 10502, 0, 80, 1776, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_mra, privateData), 222, 6, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cm_mra = {
-	.name = "CMMRA",
-	.c_name = "cm_mra",
-	.desc = "Message Receipt Acknowledgement",
-	.size = 232,
-	.host_size = sizeof(struct ibstruct_cm_mra),
-	.mgmt_class = 7,
-	.attr_id = 17,
-	.methods = 0x00000008u,
-	.record = 0,
-	.ncm = 7,
-	.fields = fields_cm_mra,
-	.nfields = 7,
-	.unpack = gen_unpack_cm_mra,
-	.pack = gen_pack_cm_mra,
-};
+IBSTRUCT_EXPORT int ibstruct_cm_mra_pack(const struct ibstruct_cm_mra *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cm_mra")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cm_mra_desc(void)
 {
-	return &desc_cm_mra;
+	return &ibs_descs[115];
 }
 
 static inline void ibs_unpack_cm_rej(struct ibstruct_cm_rej *h, const uint8_t *p)
@@ -12362,7 +8287,7 @@ static inline int ibs_check_cm_rej(const struct ibstruct_cm_rej *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_rej_unpack(struct ibstruct_cm_rej *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cm_rej(struct ibstruct_cm_rej *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -12372,7 +8297,10 @@ IBSTRUCT_EXPORT int ibstruct_cm_rej_unpack(struct ibstruct_cm_rej *h, const void
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_rej_pack(const struct ibstruct_cm_rej *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cm_rej_unpack(struct ibstruct_cm_rej *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cm_rej")));
+
+static __attribute__((noinline)) int gen_pack_cm_rej(const struct ibstruct_cm_rej *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -12388,48 +8316,12 @@ IBSTRUCT_EXPORT int ibstruct_cm_rej_pack(const struct ibstruct_cm_rej *h, void *
 	return 0;
 }
 
-static int gen_unpack_cm_rej(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cm_rej_unpack((struct ibstruct_cm_rej *)h, buf, len);
-}
-
-static int gen_pack_cm_rej(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cm_rej_pack((const struct ibstruct_cm_rej *)h, buf, len);
-}
-
-static const struct ibs_field fields_cm_rej[] = {
-	{ 10207, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rej, LCID), sizeof(((struct ibstruct_cm_rej *)0)->LCID), 0, -1, 0, -1, -1 },
-	{ 10514, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rej, RCID), sizeof(((struct ibstruct_cm_rej *)0)->RCID), 1, -1, 0, -1, -1 },
-	{ 10571, 0, 64, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, messageRejected), sizeof(((struct ibstruct_cm_rej *)0)->messageRejected), 2, -1, 0, -1, -1 },
-	{ 10532, 0, 66, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, reserved_66), sizeof(((struct ibstruct_cm_rej *)0)->reserved_66), 3, -1, IBS_F_RESERVED, -1, -1 },
-	{ 10587, 0, 72, 7, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, rejectInfoLength), sizeof(((struct ibstruct_cm_rej *)0)->rejectInfoLength), 4, -1, 0, -1, -1 },
-	{ 10604, 0, 79, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, reserved_79), sizeof(((struct ibstruct_cm_rej *)0)->reserved_79), 5, -1, IBS_F_RESERVED, -1, -1 },
-	{ 10616, 0, 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, reason), sizeof(((struct ibstruct_cm_rej *)0)->reason), 6, IBSTRUCT_ENUM_CM_REJ_REASON, 0, -1, -1 },
-	{ 10623, 0, 96, 576, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, ARI), 72, 7, -1, 0, -1, -1 },
-	{ 10502, 0, 672, 1184, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rej, privateData), 148, 8, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cm_rej = {
-	.name = "CMREJ",
-	.c_name = "cm_rej",
-	.desc = "Reject",
-	.size = 232,
-	.host_size = sizeof(struct ibstruct_cm_rej),
-	.mgmt_class = 7,
-	.attr_id = 18,
-	.methods = 0x00000008u,
-	.record = 0,
-	.ncm = 9,
-	.fields = fields_cm_rej,
-	.nfields = 9,
-	.unpack = gen_unpack_cm_rej,
-	.pack = gen_pack_cm_rej,
-};
+IBSTRUCT_EXPORT int ibstruct_cm_rej_pack(const struct ibstruct_cm_rej *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cm_rej")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cm_rej_desc(void)
 {
-	return &desc_cm_rej;
+	return &ibs_descs[116];
 }
 
 static inline void ibs_unpack_cm_rep(struct ibstruct_cm_rep *h, const uint8_t *p)
@@ -12501,7 +8393,7 @@ static inline int ibs_check_cm_rep(const struct ibstruct_cm_rep *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_rep_unpack(struct ibstruct_cm_rep *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cm_rep(struct ibstruct_cm_rep *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -12511,7 +8403,10 @@ IBSTRUCT_EXPORT int ibstruct_cm_rep_unpack(struct ibstruct_cm_rep *h, const void
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_rep_pack(const struct ibstruct_cm_rep *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cm_rep_unpack(struct ibstruct_cm_rep *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cm_rep")));
+
+static __attribute__((noinline)) int gen_pack_cm_rep(const struct ibstruct_cm_rep *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -12527,58 +8422,12 @@ IBSTRUCT_EXPORT int ibstruct_cm_rep_pack(const struct ibstruct_cm_rep *h, void *
 	return 0;
 }
 
-static int gen_unpack_cm_rep(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cm_rep_unpack((struct ibstruct_cm_rep *)h, buf, len);
-}
-
-static int gen_pack_cm_rep(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cm_rep_pack((const struct ibstruct_cm_rep *)h, buf, len);
-}
-
-static const struct ibs_field fields_cm_rep[] = {
-	{ 10207, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, LCID), sizeof(((struct ibstruct_cm_rep *)0)->LCID), 0, -1, 0, -1, -1 },
-	{ 10514, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, RCID), sizeof(((struct ibstruct_cm_rep *)0)->RCID), 1, -1, 0, -1, -1 },
-	{ 10230, 0, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, localQKey), sizeof(((struct ibstruct_cm_rep *)0)->localQKey), 2, -1, 0, -1, -1 },
-	{ 10240, 0, 96, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, localQPN), sizeof(((struct ibstruct_cm_rep *)0)->localQPN), 3, -1, 0, -1, -1 },
-	{ 10627, 0, 120, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, vendorIDH), sizeof(((struct ibstruct_cm_rep *)0)->vendorIDH), 4, -1, 0, -1, -1 },
-	{ 10637, 0, 128, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, localEEContext), sizeof(((struct ibstruct_cm_rep *)0)->localEEContext), 5, -1, 0, -1, -1 },
-	{ 10652, 0, 152, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, vendorIDM), sizeof(((struct ibstruct_cm_rep *)0)->vendorIDM), 6, -1, 0, -1, -1 },
-	{ 10355, 0, 160, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, startingPSN), sizeof(((struct ibstruct_cm_rep *)0)->startingPSN), 7, -1, 0, -1, -1 },
-	{ 10662, 0, 184, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rep, vendorIDL), sizeof(((struct ibstruct_cm_rep *)0)->vendorIDL), 8, -1, 0, -1, -1 },
-	{ 10249, 0, 192, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, responderResources), sizeof(((struct ibstruct_cm_rep *)0)->responderResources), 9, -1, 0, -1, -1 },
-	{ 10278, 0, 200, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, initiatorDepth), sizeof(((struct ibstruct_cm_rep *)0)->initiatorDepth), 10, -1, 0, -1, -1 },
-	{ 10672, 0, 208, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, targetACKDelay), sizeof(((struct ibstruct_cm_rep *)0)->targetACKDelay), 11, -1, 0, -1, -1 },
-	{ 10687, 0, 213, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, failoverAccepted), sizeof(((struct ibstruct_cm_rep *)0)->failoverAccepted), 12, -1, 0, -1, -1 },
-	{ 10343, 0, 215, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, flowControl), sizeof(((struct ibstruct_cm_rep *)0)->flowControl), 13, -1, 0, -1, -1 },
-	{ 10423, 0, 216, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, RNRRetryCount), sizeof(((struct ibstruct_cm_rep *)0)->RNRRetryCount), 14, -1, 0, -1, -1 },
-	{ 10450, 0, 219, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, SRQ), sizeof(((struct ibstruct_cm_rep *)0)->SRQ), 15, -1, 0, -1, -1 },
-	{ 10704, 0, 220, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, reserved_220), sizeof(((struct ibstruct_cm_rep *)0)->reserved_220), 16, -1, IBS_F_RESERVED, -1, -1 },
-	{ 10212, 0, 224, 64, 1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, LGUID), sizeof(((struct ibstruct_cm_rep *)0)->LGUID), 17, -1, 0, -1, -1 },
-	{ 10502, 0, 288, 1568, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rep, privateData), 196, 18, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cm_rep = {
-	.name = "CMREP",
-	.c_name = "cm_rep",
-	.desc = "Reply To Request For Communication",
-	.size = 232,
-	.host_size = sizeof(struct ibstruct_cm_rep),
-	.mgmt_class = 7,
-	.attr_id = 19,
-	.methods = 0x00000008u,
-	.record = 0,
-	.ncm = 19,
-	.fields = fields_cm_rep,
-	.nfields = 19,
-	.unpack = gen_unpack_cm_rep,
-	.pack = gen_pack_cm_rep,
-};
+IBSTRUCT_EXPORT int ibstruct_cm_rep_pack(const struct ibstruct_cm_rep *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cm_rep")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cm_rep_desc(void)
 {
-	return &desc_cm_rep;
+	return &ibs_descs[117];
 }
 
 static inline void ibs_unpack_cm_rtu(struct ibstruct_cm_rtu *h, const uint8_t *p)
@@ -12601,7 +8450,7 @@ static inline int ibs_check_cm_rtu(const struct ibstruct_cm_rtu *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_rtu_unpack(struct ibstruct_cm_rtu *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cm_rtu(struct ibstruct_cm_rtu *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -12611,7 +8460,10 @@ IBSTRUCT_EXPORT int ibstruct_cm_rtu_unpack(struct ibstruct_cm_rtu *h, const void
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_rtu_pack(const struct ibstruct_cm_rtu *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cm_rtu_unpack(struct ibstruct_cm_rtu *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cm_rtu")));
+
+static __attribute__((noinline)) int gen_pack_cm_rtu(const struct ibstruct_cm_rtu *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -12627,42 +8479,12 @@ IBSTRUCT_EXPORT int ibstruct_cm_rtu_pack(const struct ibstruct_cm_rtu *h, void *
 	return 0;
 }
 
-static int gen_unpack_cm_rtu(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cm_rtu_unpack((struct ibstruct_cm_rtu *)h, buf, len);
-}
-
-static int gen_pack_cm_rtu(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cm_rtu_pack((const struct ibstruct_cm_rtu *)h, buf, len);
-}
-
-static const struct ibs_field fields_cm_rtu[] = {
-	{ 10207, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rtu, LCID), sizeof(((struct ibstruct_cm_rtu *)0)->LCID), 0, -1, 0, -1, -1 },
-	{ 10514, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_rtu, RCID), sizeof(((struct ibstruct_cm_rtu *)0)->RCID), 1, -1, 0, -1, -1 },
-	{ 10502, 0, 64, 1792, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_rtu, privateData), 224, 2, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cm_rtu = {
-	.name = "CMRTU",
-	.c_name = "cm_rtu",
-	.desc = "Ready To Use",
-	.size = 232,
-	.host_size = sizeof(struct ibstruct_cm_rtu),
-	.mgmt_class = 7,
-	.attr_id = 20,
-	.methods = 0x00000008u,
-	.record = 0,
-	.ncm = 3,
-	.fields = fields_cm_rtu,
-	.nfields = 3,
-	.unpack = gen_unpack_cm_rtu,
-	.pack = gen_pack_cm_rtu,
-};
+IBSTRUCT_EXPORT int ibstruct_cm_rtu_pack(const struct ibstruct_cm_rtu *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cm_rtu")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cm_rtu_desc(void)
 {
-	return &desc_cm_rtu;
+	return &ibs_descs[118];
 }
 
 static inline void ibs_unpack_cm_dreq(struct ibstruct_cm_dreq *h, const uint8_t *p)
@@ -12690,7 +8512,7 @@ static inline int ibs_check_cm_dreq(const struct ibstruct_cm_dreq *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_dreq_unpack(struct ibstruct_cm_dreq *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cm_dreq(struct ibstruct_cm_dreq *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -12700,7 +8522,10 @@ IBSTRUCT_EXPORT int ibstruct_cm_dreq_unpack(struct ibstruct_cm_dreq *h, const vo
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_dreq_pack(const struct ibstruct_cm_dreq *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cm_dreq_unpack(struct ibstruct_cm_dreq *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cm_dreq")));
+
+static __attribute__((noinline)) int gen_pack_cm_dreq(const struct ibstruct_cm_dreq *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -12716,44 +8541,12 @@ IBSTRUCT_EXPORT int ibstruct_cm_dreq_pack(const struct ibstruct_cm_dreq *h, void
 	return 0;
 }
 
-static int gen_unpack_cm_dreq(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cm_dreq_unpack((struct ibstruct_cm_dreq *)h, buf, len);
-}
-
-static int gen_pack_cm_dreq(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cm_dreq_pack((const struct ibstruct_cm_dreq *)h, buf, len);
-}
-
-static const struct ibs_field fields_cm_dreq[] = {
-	{ 10207, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_dreq, LCID), sizeof(((struct ibstruct_cm_dreq *)0)->LCID), 0, -1, 0, -1, -1 },
-	{ 10514, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_dreq, RCID), sizeof(((struct ibstruct_cm_dreq *)0)->RCID), 1, -1, 0, -1, -1 },
-	{ 10717, 0, 64, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_dreq, remoteQPN), sizeof(((struct ibstruct_cm_dreq *)0)->remoteQPN), 2, -1, 0, -1, -1 },
-	{ 6698, 0, 88, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_dreq, reserved_88), sizeof(((struct ibstruct_cm_dreq *)0)->reserved_88), 3, -1, IBS_F_RESERVED, -1, -1 },
-	{ 10502, 0, 96, 1760, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_dreq, privateData), 220, 4, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cm_dreq = {
-	.name = "CMDREQ",
-	.c_name = "cm_dreq",
-	.desc = "Request For Communication Release (Disconnection Request)",
-	.size = 232,
-	.host_size = sizeof(struct ibstruct_cm_dreq),
-	.mgmt_class = 7,
-	.attr_id = 21,
-	.methods = 0x00000008u,
-	.record = 0,
-	.ncm = 5,
-	.fields = fields_cm_dreq,
-	.nfields = 5,
-	.unpack = gen_unpack_cm_dreq,
-	.pack = gen_pack_cm_dreq,
-};
+IBSTRUCT_EXPORT int ibstruct_cm_dreq_pack(const struct ibstruct_cm_dreq *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cm_dreq")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cm_dreq_desc(void)
 {
-	return &desc_cm_dreq;
+	return &ibs_descs[119];
 }
 
 static inline void ibs_unpack_cm_drep(struct ibstruct_cm_drep *h, const uint8_t *p)
@@ -12776,7 +8569,7 @@ static inline int ibs_check_cm_drep(const struct ibstruct_cm_drep *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_drep_unpack(struct ibstruct_cm_drep *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cm_drep(struct ibstruct_cm_drep *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -12786,7 +8579,10 @@ IBSTRUCT_EXPORT int ibstruct_cm_drep_unpack(struct ibstruct_cm_drep *h, const vo
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_drep_pack(const struct ibstruct_cm_drep *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cm_drep_unpack(struct ibstruct_cm_drep *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cm_drep")));
+
+static __attribute__((noinline)) int gen_pack_cm_drep(const struct ibstruct_cm_drep *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -12802,42 +8598,12 @@ IBSTRUCT_EXPORT int ibstruct_cm_drep_pack(const struct ibstruct_cm_drep *h, void
 	return 0;
 }
 
-static int gen_unpack_cm_drep(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cm_drep_unpack((struct ibstruct_cm_drep *)h, buf, len);
-}
-
-static int gen_pack_cm_drep(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cm_drep_pack((const struct ibstruct_cm_drep *)h, buf, len);
-}
-
-static const struct ibs_field fields_cm_drep[] = {
-	{ 10207, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_drep, LCID), sizeof(((struct ibstruct_cm_drep *)0)->LCID), 0, -1, 0, -1, -1 },
-	{ 10514, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_drep, RCID), sizeof(((struct ibstruct_cm_drep *)0)->RCID), 1, -1, 0, -1, -1 },
-	{ 10502, 0, 64, 1792, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_drep, privateData), 224, 2, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cm_drep = {
-	.name = "CMDREP",
-	.c_name = "cm_drep",
-	.desc = "Reply To Request For Communication Release",
-	.size = 232,
-	.host_size = sizeof(struct ibstruct_cm_drep),
-	.mgmt_class = 7,
-	.attr_id = 22,
-	.methods = 0x00000008u,
-	.record = 0,
-	.ncm = 3,
-	.fields = fields_cm_drep,
-	.nfields = 3,
-	.unpack = gen_unpack_cm_drep,
-	.pack = gen_pack_cm_drep,
-};
+IBSTRUCT_EXPORT int ibstruct_cm_drep_pack(const struct ibstruct_cm_drep *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cm_drep")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cm_drep_desc(void)
 {
-	return &desc_cm_drep;
+	return &ibs_descs[120];
 }
 
 static inline void ibs_unpack_cm_lap(struct ibstruct_cm_lap *h, const uint8_t *p)
@@ -12923,7 +8689,7 @@ static inline int ibs_check_cm_lap(const struct ibstruct_cm_lap *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_lap_unpack(struct ibstruct_cm_lap *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cm_lap(struct ibstruct_cm_lap *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -12933,7 +8699,10 @@ IBSTRUCT_EXPORT int ibstruct_cm_lap_unpack(struct ibstruct_cm_lap *h, const void
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_lap_pack(const struct ibstruct_cm_lap *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cm_lap_unpack(struct ibstruct_cm_lap *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cm_lap")));
+
+static __attribute__((noinline)) int gen_pack_cm_lap(const struct ibstruct_cm_lap *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -12949,62 +8718,12 @@ IBSTRUCT_EXPORT int ibstruct_cm_lap_pack(const struct ibstruct_cm_lap *h, void *
 	return 0;
 }
 
-static int gen_unpack_cm_lap(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cm_lap_unpack((struct ibstruct_cm_lap *)h, buf, len);
-}
-
-static int gen_pack_cm_lap(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cm_lap_pack((const struct ibstruct_cm_lap *)h, buf, len);
-}
-
-static const struct ibs_field fields_cm_lap[] = {
-	{ 10207, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_lap, LCID), sizeof(((struct ibstruct_cm_lap *)0)->LCID), 0, -1, 0, -1, -1 },
-	{ 10514, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_lap, RCID), sizeof(((struct ibstruct_cm_lap *)0)->RCID), 1, -1, 0, -1, -1 },
-	{ 224, 0, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_lap, QKey), sizeof(((struct ibstruct_cm_lap *)0)->QKey), 2, -1, 0, -1, -1 },
-	{ 10727, 0, 96, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_lap, RQPN), sizeof(((struct ibstruct_cm_lap *)0)->RQPN), 3, -1, 0, -1, -1 },
-	{ 10732, 0, 120, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, RCMTimeout), sizeof(((struct ibstruct_cm_lap *)0)->RCMTimeout), 4, -1, 0, -1, -1 },
-	{ 10743, 0, 125, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, reserved_125), sizeof(((struct ibstruct_cm_lap *)0)->reserved_125), 5, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5038, 0, 128, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, reserved_128), sizeof(((struct ibstruct_cm_lap *)0)->reserved_128), 6, -1, IBS_F_RESERVED, -1, -1 },
-	{ 10756, 0, 160, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altSLID), sizeof(((struct ibstruct_cm_lap *)0)->altSLID), 7, -1, 0, -1, -1 },
-	{ 10764, 0, 176, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altDLID), sizeof(((struct ibstruct_cm_lap *)0)->altDLID), 8, -1, 0, -1, -1 },
-	{ 10772, 0, 192, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altSGID), sizeof(((struct ibstruct_cm_lap *)0)->altSGID), 9, -1, 0, -1, -1 },
-	{ 10780, 0, 320, 128, 1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altDGID), sizeof(((struct ibstruct_cm_lap *)0)->altDGID), 10, -1, 0, -1, -1 },
-	{ 10788, 0, 448, 20, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_lap, altFlowLabel), sizeof(((struct ibstruct_cm_lap *)0)->altFlowLabel), 11, -1, 0, -1, -1 },
-	{ 10801, 0, 468, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, reserved_468), sizeof(((struct ibstruct_cm_lap *)0)->reserved_468), 12, -1, IBS_F_RESERVED, -1, -1 },
-	{ 10814, 0, 472, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_lap, altTClass), sizeof(((struct ibstruct_cm_lap *)0)->altTClass), 13, -1, 0, -1, -1 },
-	{ 10824, 0, 480, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altHopLimit), sizeof(((struct ibstruct_cm_lap *)0)->altHopLimit), 14, -1, 0, -1, -1 },
-	{ 10836, 0, 488, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, reserved_488), sizeof(((struct ibstruct_cm_lap *)0)->reserved_488), 15, -1, IBS_F_RESERVED, -1, -1 },
-	{ 10849, 0, 490, 6, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altIPD), sizeof(((struct ibstruct_cm_lap *)0)->altIPD), 16, -1, 0, -1, -1 },
-	{ 10856, 0, 496, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altSL), sizeof(((struct ibstruct_cm_lap *)0)->altSL), 17, -1, 0, -1, -1 },
-	{ 10862, 0, 500, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altSubnetLocal), sizeof(((struct ibstruct_cm_lap *)0)->altSubnetLocal), 18, -1, 0, -1, -1 },
-	{ 10877, 0, 501, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, reserved_501), sizeof(((struct ibstruct_cm_lap *)0)->reserved_501), 19, -1, IBS_F_RESERVED, -1, -1 },
-	{ 10890, 0, 504, 5, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, altLocalACKTimeout), sizeof(((struct ibstruct_cm_lap *)0)->altLocalACKTimeout), 20, -1, 0, -1, -1 },
-	{ 10909, 0, 509, 3, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, reserved_509), sizeof(((struct ibstruct_cm_lap *)0)->reserved_509), 21, -1, IBS_F_RESERVED, -1, -1 },
-	{ 10502, 0, 512, 1344, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_lap, privateData), 168, 22, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cm_lap = {
-	.name = "CMLAP",
-	.c_name = "cm_lap",
-	.desc = "Load Alternate Path",
-	.size = 232,
-	.host_size = sizeof(struct ibstruct_cm_lap),
-	.mgmt_class = 7,
-	.attr_id = 25,
-	.methods = 0x00000008u,
-	.record = 0,
-	.ncm = 23,
-	.fields = fields_cm_lap,
-	.nfields = 23,
-	.unpack = gen_unpack_cm_lap,
-	.pack = gen_pack_cm_lap,
-};
+IBSTRUCT_EXPORT int ibstruct_cm_lap_pack(const struct ibstruct_cm_lap *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cm_lap")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cm_lap_desc(void)
 {
-	return &desc_cm_lap;
+	return &ibs_descs[121];
 }
 
 static inline void ibs_unpack_cm_apr(struct ibstruct_cm_apr *h, const uint8_t *p)
@@ -13035,7 +8754,7 @@ static inline int ibs_check_cm_apr(const struct ibstruct_cm_apr *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_apr_unpack(struct ibstruct_cm_apr *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cm_apr(struct ibstruct_cm_apr *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -13045,7 +8764,10 @@ IBSTRUCT_EXPORT int ibstruct_cm_apr_unpack(struct ibstruct_cm_apr *h, const void
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_apr_pack(const struct ibstruct_cm_apr *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cm_apr_unpack(struct ibstruct_cm_apr *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cm_apr")));
+
+static __attribute__((noinline)) int gen_pack_cm_apr(const struct ibstruct_cm_apr *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -13061,46 +8783,12 @@ IBSTRUCT_EXPORT int ibstruct_cm_apr_pack(const struct ibstruct_cm_apr *h, void *
 	return 0;
 }
 
-static int gen_unpack_cm_apr(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cm_apr_unpack((struct ibstruct_cm_apr *)h, buf, len);
-}
-
-static int gen_pack_cm_apr(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cm_apr_pack((const struct ibstruct_cm_apr *)h, buf, len);
-}
-
-static const struct ibs_field fields_cm_apr[] = {
-	{ 10207, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_apr, LCID), sizeof(((struct ibstruct_cm_apr *)0)->LCID), 0, -1, 0, -1, -1 },
-	{ 10514, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_apr, RCID), sizeof(((struct ibstruct_cm_apr *)0)->RCID), 1, -1, 0, -1, -1 },
-	{ 10922, 0, 64, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_apr, additionalInfoLength), sizeof(((struct ibstruct_cm_apr *)0)->additionalInfoLength), 2, -1, 0, -1, -1 },
-	{ 10943, 0, 72, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_apr, APstatus), sizeof(((struct ibstruct_cm_apr *)0)->APstatus), 3, IBSTRUCT_ENUM_CM_APR_STATUS, 0, -1, -1 },
-	{ 1930, 0, 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_apr, reserved_80), sizeof(((struct ibstruct_cm_apr *)0)->reserved_80), 4, -1, IBS_F_RESERVED, -1, -1 },
-	{ 10952, 0, 96, 576, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_apr, additionalInfo), 72, 5, -1, 0, -1, -1 },
-	{ 10502, 0, 672, 1184, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_apr, privateData), 148, 6, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cm_apr = {
-	.name = "CMAPR",
-	.c_name = "cm_apr",
-	.desc = "Alternate Path Response",
-	.size = 232,
-	.host_size = sizeof(struct ibstruct_cm_apr),
-	.mgmt_class = 7,
-	.attr_id = 26,
-	.methods = 0x00000008u,
-	.record = 0,
-	.ncm = 7,
-	.fields = fields_cm_apr,
-	.nfields = 7,
-	.unpack = gen_unpack_cm_apr,
-	.pack = gen_pack_cm_apr,
-};
+IBSTRUCT_EXPORT int ibstruct_cm_apr_pack(const struct ibstruct_cm_apr *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cm_apr")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cm_apr_desc(void)
 {
-	return &desc_cm_apr;
+	return &ibs_descs[122];
 }
 
 static inline void ibs_unpack_cm_sidr_req(struct ibstruct_cm_sidr_req *h, const uint8_t *p)
@@ -13127,7 +8815,7 @@ static inline int ibs_check_cm_sidr_req(const struct ibstruct_cm_sidr_req *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_sidr_req_unpack(struct ibstruct_cm_sidr_req *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cm_sidr_req(struct ibstruct_cm_sidr_req *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -13137,7 +8825,10 @@ IBSTRUCT_EXPORT int ibstruct_cm_sidr_req_unpack(struct ibstruct_cm_sidr_req *h, 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_sidr_req_pack(const struct ibstruct_cm_sidr_req *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cm_sidr_req_unpack(struct ibstruct_cm_sidr_req *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cm_sidr_req")));
+
+static __attribute__((noinline)) int gen_pack_cm_sidr_req(const struct ibstruct_cm_sidr_req *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -13153,44 +8844,12 @@ IBSTRUCT_EXPORT int ibstruct_cm_sidr_req_pack(const struct ibstruct_cm_sidr_req 
 	return 0;
 }
 
-static int gen_unpack_cm_sidr_req(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cm_sidr_req_unpack((struct ibstruct_cm_sidr_req *)h, buf, len);
-}
-
-static int gen_pack_cm_sidr_req(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cm_sidr_req_pack((const struct ibstruct_cm_sidr_req *)h, buf, len);
-}
-
-static const struct ibs_field fields_cm_sidr_req[] = {
-	{ 10967, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_req, requestID), sizeof(((struct ibstruct_cm_sidr_req *)0)->requestID), 0, -1, 0, -1, -1 },
-	{ 185, 0, 32, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_req, PKey), sizeof(((struct ibstruct_cm_sidr_req *)0)->PKey), 1, -1, 0, -1, -1 },
-	{ 1854, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_sidr_req, reserved_48), sizeof(((struct ibstruct_cm_sidr_req *)0)->reserved_48), 2, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5475, 0, 64, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_req, serviceID), sizeof(((struct ibstruct_cm_sidr_req *)0)->serviceID), 3, -1, 0, -1, -1 },
-	{ 10502, 0, 128, 1728, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_sidr_req, privateData), 216, 4, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cm_sidr_req = {
-	.name = "CMSIDR_REQ",
-	.c_name = "cm_sidr_req",
-	.desc = "Service ID Resolution Request",
-	.size = 232,
-	.host_size = sizeof(struct ibstruct_cm_sidr_req),
-	.mgmt_class = 7,
-	.attr_id = 23,
-	.methods = 0x00000008u,
-	.record = 0,
-	.ncm = 5,
-	.fields = fields_cm_sidr_req,
-	.nfields = 5,
-	.unpack = gen_unpack_cm_sidr_req,
-	.pack = gen_pack_cm_sidr_req,
-};
+IBSTRUCT_EXPORT int ibstruct_cm_sidr_req_pack(const struct ibstruct_cm_sidr_req *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cm_sidr_req")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cm_sidr_req_desc(void)
 {
-	return &desc_cm_sidr_req;
+	return &ibs_descs[123];
 }
 
 static inline void ibs_unpack_cm_sidr_rep(struct ibstruct_cm_sidr_rep *h, const uint8_t *p)
@@ -13230,7 +8889,7 @@ static inline int ibs_check_cm_sidr_rep(const struct ibstruct_cm_sidr_rep *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_sidr_rep_unpack(struct ibstruct_cm_sidr_rep *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cm_sidr_rep(struct ibstruct_cm_sidr_rep *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -13240,7 +8899,10 @@ IBSTRUCT_EXPORT int ibstruct_cm_sidr_rep_unpack(struct ibstruct_cm_sidr_rep *h, 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cm_sidr_rep_pack(const struct ibstruct_cm_sidr_rep *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cm_sidr_rep_unpack(struct ibstruct_cm_sidr_rep *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cm_sidr_rep")));
+
+static __attribute__((noinline)) int gen_pack_cm_sidr_rep(const struct ibstruct_cm_sidr_rep *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -13256,49 +8918,12 @@ IBSTRUCT_EXPORT int ibstruct_cm_sidr_rep_pack(const struct ibstruct_cm_sidr_rep 
 	return 0;
 }
 
-static int gen_unpack_cm_sidr_rep(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cm_sidr_rep_unpack((struct ibstruct_cm_sidr_rep *)h, buf, len);
-}
-
-static int gen_pack_cm_sidr_rep(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cm_sidr_rep_pack((const struct ibstruct_cm_sidr_rep *)h, buf, len);
-}
-
-static const struct ibs_field fields_cm_sidr_rep[] = {
-	{ 10967, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_rep, requestID), sizeof(((struct ibstruct_cm_sidr_rep *)0)->requestID), 0, -1, 0, -1, -1 },
-	{ 397, 0, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_sidr_rep, status), sizeof(((struct ibstruct_cm_sidr_rep *)0)->status), 1, IBSTRUCT_ENUM_CM_SIDR_STATUS, 0, -1, -1 },
-	{ 10922, 0, 40, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_sidr_rep, additionalInfoLength), sizeof(((struct ibstruct_cm_sidr_rep *)0)->additionalInfoLength), 2, -1, 0, -1, -1 },
-	{ 10627, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_rep, vendorIDH), sizeof(((struct ibstruct_cm_sidr_rep *)0)->vendorIDH), 3, -1, 0, -1, -1 },
-	{ 1372, 0, 64, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_rep, QPN), sizeof(((struct ibstruct_cm_sidr_rep *)0)->QPN), 4, -1, 0, -1, -1 },
-	{ 10662, 0, 88, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_rep, vendorIDL), sizeof(((struct ibstruct_cm_sidr_rep *)0)->vendorIDL), 5, -1, 0, -1, -1 },
-	{ 5475, 0, 96, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_rep, serviceID), sizeof(((struct ibstruct_cm_sidr_rep *)0)->serviceID), 6, -1, 0, -1, -1 },
-	{ 224, 0, 160, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_cm_sidr_rep, QKey), sizeof(((struct ibstruct_cm_sidr_rep *)0)->QKey), 7, -1, 0, -1, -1 },
-	{ 10977, 0, 192, 576, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_sidr_rep, classPortinfo), sizeof(((struct ibstruct_cm_sidr_rep *)0)->classPortinfo), 8, -1, 0, -1, 18 },
-	{ 10502, 0, 768, 1088, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cm_sidr_rep, privateData), 136, 31, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cm_sidr_rep = {
-	.name = "CMSIDR_REP",
-	.c_name = "cm_sidr_rep",
-	.desc = "Service ID Resolution Response",
-	.size = 232,
-	.host_size = sizeof(struct ibstruct_cm_sidr_rep),
-	.mgmt_class = 7,
-	.attr_id = 24,
-	.methods = 0x00000008u,
-	.record = 0,
-	.ncm = 32,
-	.fields = fields_cm_sidr_rep,
-	.nfields = 10,
-	.unpack = gen_unpack_cm_sidr_rep,
-	.pack = gen_pack_cm_sidr_rep,
-};
+IBSTRUCT_EXPORT int ibstruct_cm_sidr_rep_pack(const struct ibstruct_cm_sidr_rep *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cm_sidr_rep")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cm_sidr_rep_desc(void)
 {
-	return &desc_cm_sidr_rep;
+	return &ibs_descs[124];
 }
 
 static inline void ibs_unpack_snmp_format(struct ibstruct_snmp_format *h, const uint8_t *p)
@@ -13329,7 +8954,7 @@ static inline int ibs_check_snmp_format(const struct ibstruct_snmp_format *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_snmp_format_unpack(struct ibstruct_snmp_format *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_snmp_format(struct ibstruct_snmp_format *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -13339,7 +8964,10 @@ IBSTRUCT_EXPORT int ibstruct_snmp_format_unpack(struct ibstruct_snmp_format *h, 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_snmp_format_pack(const struct ibstruct_snmp_format *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_snmp_format_unpack(struct ibstruct_snmp_format *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_snmp_format")));
+
+static __attribute__((noinline)) int gen_pack_snmp_format(const struct ibstruct_snmp_format *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -13355,46 +8983,12 @@ IBSTRUCT_EXPORT int ibstruct_snmp_format_pack(const struct ibstruct_snmp_format 
 	return 0;
 }
 
-static int gen_unpack_snmp_format(void *h, const void *buf, size_t len)
-{
-	return ibstruct_snmp_format_unpack((struct ibstruct_snmp_format *)h, buf, len);
-}
-
-static int gen_pack_snmp_format(const void *h, void *buf, size_t len)
-{
-	return ibstruct_snmp_format_pack((const struct ibstruct_snmp_format *)h, buf, len);
-}
-
-static const struct ibs_field fields_snmp_format[] = {
-	{ 1402, 0, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_format, MADHeader), sizeof(((struct ibstruct_snmp_format *)0)->MADHeader), 0, -1, 0, -1, 14 },
-	{ 4977, 0, 192, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_format, reserved_192), 32, 10, -1, IBS_F_RESERVED, -1, -1 },
-	{ 10991, 0, 448, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_snmp_format, RAddress), sizeof(((struct ibstruct_snmp_format *)0)->RAddress), 11, -1, 0, -1, -1 },
-	{ 11000, 0, 480, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_format, payloadLength), sizeof(((struct ibstruct_snmp_format *)0)->payloadLength), 12, -1, 0, -1, -1 },
-	{ 1555, 0, 488, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_format, segmentNumber), sizeof(((struct ibstruct_snmp_format *)0)->segmentNumber), 13, -1, 0, -1, -1 },
-	{ 11014, 0, 496, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_format, sourceLID), sizeof(((struct ibstruct_snmp_format *)0)->sourceLID), 14, -1, 0, -1, -1 },
-	{ 1606, 6487, 512, 1536, 1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_format, data), 192, 15, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_snmp_format = {
-	.name = "SNMPFormat",
-	.c_name = "snmp_format",
-	.desc = "SNMP Tunneling MAD Format",
-	.size = 256,
-	.host_size = sizeof(struct ibstruct_snmp_format),
-	.mgmt_class = 8,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 16,
-	.fields = fields_snmp_format,
-	.nfields = 7,
-	.unpack = gen_unpack_snmp_format,
-	.pack = gen_pack_snmp_format,
-};
+IBSTRUCT_EXPORT int ibstruct_snmp_format_pack(const struct ibstruct_snmp_format *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_snmp_format")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_snmp_format_desc(void)
 {
-	return &desc_snmp_format;
+	return &ibs_descs[125];
 }
 
 static inline void ibs_unpack_snmp_community_info(struct ibstruct_snmp_community_info *h, const uint8_t *p)
@@ -13413,7 +9007,7 @@ static inline int ibs_check_snmp_community_info(const struct ibstruct_snmp_commu
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_snmp_community_info_unpack(struct ibstruct_snmp_community_info *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_snmp_community_info(struct ibstruct_snmp_community_info *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -13423,7 +9017,10 @@ IBSTRUCT_EXPORT int ibstruct_snmp_community_info_unpack(struct ibstruct_snmp_com
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_snmp_community_info_pack(const struct ibstruct_snmp_community_info *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_snmp_community_info_unpack(struct ibstruct_snmp_community_info *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_snmp_community_info")));
+
+static __attribute__((noinline)) int gen_pack_snmp_community_info(const struct ibstruct_snmp_community_info *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -13439,40 +9036,12 @@ IBSTRUCT_EXPORT int ibstruct_snmp_community_info_pack(const struct ibstruct_snmp
 	return 0;
 }
 
-static int gen_unpack_snmp_community_info(void *h, const void *buf, size_t len)
-{
-	return ibstruct_snmp_community_info_unpack((struct ibstruct_snmp_community_info *)h, buf, len);
-}
-
-static int gen_pack_snmp_community_info(const void *h, void *buf, size_t len)
-{
-	return ibstruct_snmp_community_info_pack((const struct ibstruct_snmp_community_info *)h, buf, len);
-}
-
-static const struct ibs_field fields_snmp_community_info[] = {
-	{ 11024, 0, 0, 512, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_community_info, communityName), 64, 0, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_snmp_community_info = {
-	.name = "SNMPCommunityInfo",
-	.c_name = "snmp_community_info",
-	.desc = "Community Name Data Store",
-	.size = 64,
-	.host_size = sizeof(struct ibstruct_snmp_community_info),
-	.mgmt_class = 8,
-	.attr_id = 16,
-	.methods = 0x00000008u,
-	.record = 0,
-	.ncm = 1,
-	.fields = fields_snmp_community_info,
-	.nfields = 1,
-	.unpack = gen_unpack_snmp_community_info,
-	.pack = gen_pack_snmp_community_info,
-};
+IBSTRUCT_EXPORT int ibstruct_snmp_community_info_pack(const struct ibstruct_snmp_community_info *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_snmp_community_info")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_snmp_community_info_desc(void)
 {
-	return &desc_snmp_community_info;
+	return &ibs_descs[126];
 }
 
 static inline void ibs_unpack_snmp_pdu_info(struct ibstruct_snmp_pdu_info *h, const uint8_t *p)
@@ -13491,7 +9060,7 @@ static inline int ibs_check_snmp_pdu_info(const struct ibstruct_snmp_pdu_info *h
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_snmp_pdu_info_unpack(struct ibstruct_snmp_pdu_info *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_snmp_pdu_info(struct ibstruct_snmp_pdu_info *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -13501,7 +9070,10 @@ IBSTRUCT_EXPORT int ibstruct_snmp_pdu_info_unpack(struct ibstruct_snmp_pdu_info 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_snmp_pdu_info_pack(const struct ibstruct_snmp_pdu_info *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_snmp_pdu_info_unpack(struct ibstruct_snmp_pdu_info *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_snmp_pdu_info")));
+
+static __attribute__((noinline)) int gen_pack_snmp_pdu_info(const struct ibstruct_snmp_pdu_info *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -13517,40 +9089,12 @@ IBSTRUCT_EXPORT int ibstruct_snmp_pdu_info_pack(const struct ibstruct_snmp_pdu_i
 	return 0;
 }
 
-static int gen_unpack_snmp_pdu_info(void *h, const void *buf, size_t len)
-{
-	return ibstruct_snmp_pdu_info_unpack((struct ibstruct_snmp_pdu_info *)h, buf, len);
-}
-
-static int gen_pack_snmp_pdu_info(const void *h, void *buf, size_t len)
-{
-	return ibstruct_snmp_pdu_info_pack((const struct ibstruct_snmp_pdu_info *)h, buf, len);
-}
-
-static const struct ibs_field fields_snmp_pdu_info[] = {
-	{ 11038, 0, 0, 1536, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_snmp_pdu_info, PDUData), 192, 0, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_snmp_pdu_info = {
-	.name = "SNMPPDUInfo",
-	.c_name = "snmp_pdu_info",
-	.desc = "Data Segment",
-	.size = 192,
-	.host_size = sizeof(struct ibstruct_snmp_pdu_info),
-	.mgmt_class = 8,
-	.attr_id = 17,
-	.methods = 0x00000008u,
-	.record = 0,
-	.ncm = 1,
-	.fields = fields_snmp_pdu_info,
-	.nfields = 1,
-	.unpack = gen_unpack_snmp_pdu_info,
-	.pack = gen_pack_snmp_pdu_info,
-};
+IBSTRUCT_EXPORT int ibstruct_snmp_pdu_info_pack(const struct ibstruct_snmp_pdu_info *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_snmp_pdu_info")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_snmp_pdu_info_desc(void)
 {
-	return &desc_snmp_pdu_info;
+	return &ibs_descs[127];
 }
 
 static inline void ibs_unpack_cc_format(struct ibstruct_cc_format *h, const uint8_t *p)
@@ -13575,7 +9119,7 @@ static inline int ibs_check_cc_format(const struct ibstruct_cc_format *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_format_unpack(struct ibstruct_cc_format *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cc_format(struct ibstruct_cc_format *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -13585,7 +9129,10 @@ IBSTRUCT_EXPORT int ibstruct_cc_format_unpack(struct ibstruct_cc_format *h, cons
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_format_pack(const struct ibstruct_cc_format *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cc_format_unpack(struct ibstruct_cc_format *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cc_format")));
+
+static __attribute__((noinline)) int gen_pack_cc_format(const struct ibstruct_cc_format *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -13601,43 +9148,12 @@ IBSTRUCT_EXPORT int ibstruct_cc_format_pack(const struct ibstruct_cc_format *h, 
 	return 0;
 }
 
-static int gen_unpack_cc_format(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cc_format_unpack((struct ibstruct_cc_format *)h, buf, len);
-}
-
-static int gen_pack_cc_format(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cc_format_pack((const struct ibstruct_cc_format *)h, buf, len);
-}
-
-static const struct ibs_field fields_cc_format[] = {
-	{ 1402, 0, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_format, MADHeader), sizeof(((struct ibstruct_cc_format *)0)->MADHeader), 0, -1, 0, -1, 14 },
-	{ 11046, 11052, 192, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_format, CCKey), sizeof(((struct ibstruct_cc_format *)0)->CCKey), 10, -1, 0, -1, -1 },
-	{ 895, 0, 256, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_format, reserved_256), 32, 11, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1606, 0, 512, 1536, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_format, data), 192, 12, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cc_format = {
-	.name = "CCFormat",
-	.c_name = "cc_format",
-	.desc = "Congestion Control MAD format",
-	.size = 256,
-	.host_size = sizeof(struct ibstruct_cc_format),
-	.mgmt_class = 33,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 13,
-	.fields = fields_cc_format,
-	.nfields = 4,
-	.unpack = gen_unpack_cc_format,
-	.pack = gen_pack_cc_format,
-};
+IBSTRUCT_EXPORT int ibstruct_cc_format_pack(const struct ibstruct_cc_format *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cc_format")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_format_desc(void)
 {
-	return &desc_cc_format;
+	return &ibs_descs[128];
 }
 
 static inline void ibs_unpack_cc_log_format(struct ibstruct_cc_log_format *h, const uint8_t *p)
@@ -13660,7 +9176,7 @@ static inline int ibs_check_cc_log_format(const struct ibstruct_cc_log_format *h
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_log_format_unpack(struct ibstruct_cc_log_format *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cc_log_format(struct ibstruct_cc_log_format *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -13670,7 +9186,10 @@ IBSTRUCT_EXPORT int ibstruct_cc_log_format_unpack(struct ibstruct_cc_log_format 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_log_format_pack(const struct ibstruct_cc_log_format *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cc_log_format_unpack(struct ibstruct_cc_log_format *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cc_log_format")));
+
+static __attribute__((noinline)) int gen_pack_cc_log_format(const struct ibstruct_cc_log_format *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -13686,42 +9205,12 @@ IBSTRUCT_EXPORT int ibstruct_cc_log_format_pack(const struct ibstruct_cc_log_for
 	return 0;
 }
 
-static int gen_unpack_cc_log_format(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cc_log_format_unpack((struct ibstruct_cc_log_format *)h, buf, len);
-}
-
-static int gen_pack_cc_log_format(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cc_log_format_pack((const struct ibstruct_cc_log_format *)h, buf, len);
-}
-
-static const struct ibs_field fields_cc_log_format[] = {
-	{ 1402, 0, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_log_format, MADHeader), sizeof(((struct ibstruct_cc_log_format *)0)->MADHeader), 0, -1, 0, -1, 14 },
-	{ 11046, 11052, 192, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_log_format, CCKey), sizeof(((struct ibstruct_cc_log_format *)0)->CCKey), 10, -1, 0, -1, -1 },
-	{ 11059, 0, 256, 1792, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_log_format, logData), 224, 11, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cc_log_format = {
-	.name = "CCLogFormat",
-	.c_name = "cc_log_format",
-	.desc = "Congestion Control MAD format (CongestionLog)",
-	.size = 256,
-	.host_size = sizeof(struct ibstruct_cc_log_format),
-	.mgmt_class = 33,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 12,
-	.fields = fields_cc_log_format,
-	.nfields = 3,
-	.unpack = gen_unpack_cc_log_format,
-	.pack = gen_pack_cc_log_format,
-};
+IBSTRUCT_EXPORT int ibstruct_cc_log_format_pack(const struct ibstruct_cc_log_format *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cc_log_format")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_log_format_desc(void)
 {
-	return &desc_cc_log_format;
+	return &ibs_descs[129];
 }
 
 static inline void ibs_unpack_cc_congestion_info(struct ibstruct_cc_congestion_info *h, const uint8_t *p)
@@ -13744,7 +9233,7 @@ static inline int ibs_check_cc_congestion_info(const struct ibstruct_cc_congesti
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_congestion_info_unpack(struct ibstruct_cc_congestion_info *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cc_congestion_info(struct ibstruct_cc_congestion_info *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -13754,7 +9243,10 @@ IBSTRUCT_EXPORT int ibstruct_cc_congestion_info_unpack(struct ibstruct_cc_conges
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_congestion_info_pack(const struct ibstruct_cc_congestion_info *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cc_congestion_info_unpack(struct ibstruct_cc_congestion_info *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cc_congestion_info")));
+
+static __attribute__((noinline)) int gen_pack_cc_congestion_info(const struct ibstruct_cc_congestion_info *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -13770,42 +9262,12 @@ IBSTRUCT_EXPORT int ibstruct_cc_congestion_info_pack(const struct ibstruct_cc_co
 	return 0;
 }
 
-static int gen_unpack_cc_congestion_info(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cc_congestion_info_unpack((struct ibstruct_cc_congestion_info *)h, buf, len);
-}
-
-static int gen_pack_cc_congestion_info(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cc_congestion_info_pack((const struct ibstruct_cc_congestion_info *)h, buf, len);
-}
-
-static const struct ibs_field fields_cc_congestion_info[] = {
-	{ 11067, 11082, 0, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_congestion_info, congestionInfo), sizeof(((struct ibstruct_cc_congestion_info *)0)->congestionInfo), 0, -1, 0, -1, -1 },
-	{ 11097, 11113, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_info, controlTableCap), sizeof(((struct ibstruct_cc_congestion_info *)0)->controlTableCap), 1, -1, 0, -1, -1 },
-	{ 5176, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_info, reserved_24), sizeof(((struct ibstruct_cc_congestion_info *)0)->reserved_24), 2, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cc_congestion_info = {
-	.name = "CCCongestionInfo",
-	.c_name = "cc_congestion_info",
-	.desc = "Congestion control capabilities",
-	.size = 4,
-	.host_size = sizeof(struct ibstruct_cc_congestion_info),
-	.mgmt_class = 33,
-	.attr_id = 17,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 3,
-	.fields = fields_cc_congestion_info,
-	.nfields = 3,
-	.unpack = gen_unpack_cc_congestion_info,
-	.pack = gen_pack_cc_congestion_info,
-};
+IBSTRUCT_EXPORT int ibstruct_cc_congestion_info_pack(const struct ibstruct_cc_congestion_info *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cc_congestion_info")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_congestion_info_desc(void)
 {
-	return &desc_cc_congestion_info;
+	return &ibs_descs[130];
 }
 
 static inline void ibs_unpack_cc_congestion_key_info(struct ibstruct_cc_congestion_key_info *h, const uint8_t *p)
@@ -13837,7 +9299,7 @@ static inline int ibs_check_cc_congestion_key_info(const struct ibstruct_cc_cong
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_congestion_key_info_unpack(struct ibstruct_cc_congestion_key_info *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cc_congestion_key_info(struct ibstruct_cc_congestion_key_info *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -13847,7 +9309,10 @@ IBSTRUCT_EXPORT int ibstruct_cc_congestion_key_info_unpack(struct ibstruct_cc_co
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_congestion_key_info_pack(const struct ibstruct_cc_congestion_key_info *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cc_congestion_key_info_unpack(struct ibstruct_cc_congestion_key_info *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cc_congestion_key_info")));
+
+static __attribute__((noinline)) int gen_pack_cc_congestion_key_info(const struct ibstruct_cc_congestion_key_info *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -13863,45 +9328,12 @@ IBSTRUCT_EXPORT int ibstruct_cc_congestion_key_info_pack(const struct ibstruct_c
 	return 0;
 }
 
-static int gen_unpack_cc_congestion_key_info(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cc_congestion_key_info_unpack((struct ibstruct_cc_congestion_key_info *)h, buf, len);
-}
-
-static int gen_pack_cc_congestion_key_info(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cc_congestion_key_info_pack((const struct ibstruct_cc_congestion_key_info *)h, buf, len);
-}
-
-static const struct ibs_field fields_cc_congestion_key_info[] = {
-	{ 11046, 11052, 0, 64, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_congestion_key_info, CCKey), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->CCKey), 0, -1, 0, -1, -1 },
-	{ 11129, 11145, 64, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_key_info, CCKeyProtectBit), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->CCKeyProtectBit), 1, -1, 0, -1, -1 },
-	{ 204, 0, 65, 15, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_key_info, reserved_65), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->reserved_65), 2, -1, IBS_F_RESERVED, -1, -1 },
-	{ 11162, 11179, 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_key_info, CCKeyLeasePeriod), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->CCKeyLeasePeriod), 3, -1, 0, -1, -1 },
-	{ 11197, 11213, 96, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_key_info, CCKeyViolations), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->CCKeyViolations), 4, -1, 0, -1, -1 },
-	{ 2069, 0, 112, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_key_info, reserved_112), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->reserved_112), 5, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cc_congestion_key_info = {
-	.name = "CCCongestionKeyInfo",
-	.c_name = "cc_congestion_key_info",
-	.desc = "Congestion Control key information",
-	.size = 16,
-	.host_size = sizeof(struct ibstruct_cc_congestion_key_info),
-	.mgmt_class = 33,
-	.attr_id = 18,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 6,
-	.fields = fields_cc_congestion_key_info,
-	.nfields = 6,
-	.unpack = gen_unpack_cc_congestion_key_info,
-	.pack = gen_pack_cc_congestion_key_info,
-};
+IBSTRUCT_EXPORT int ibstruct_cc_congestion_key_info_pack(const struct ibstruct_cc_congestion_key_info *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cc_congestion_key_info")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_congestion_key_info_desc(void)
 {
-	return &desc_cc_congestion_key_info;
+	return &ibs_descs[131];
 }
 
 static inline void ibs_unpack_cc_congestion_log_entry_switch(struct ibstruct_cc_congestion_log_entry_switch *h, const uint8_t *p)
@@ -13931,7 +9363,7 @@ static inline int ibs_check_cc_congestion_log_entry_switch(const struct ibstruct
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_entry_switch_unpack(struct ibstruct_cc_congestion_log_entry_switch *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cc_congestion_log_entry_switch(struct ibstruct_cc_congestion_log_entry_switch *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -13941,7 +9373,10 @@ IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_entry_switch_unpack(struct ibstru
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_entry_switch_pack(const struct ibstruct_cc_congestion_log_entry_switch *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_entry_switch_unpack(struct ibstruct_cc_congestion_log_entry_switch *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cc_congestion_log_entry_switch")));
+
+static __attribute__((noinline)) int gen_pack_cc_congestion_log_entry_switch(const struct ibstruct_cc_congestion_log_entry_switch *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -13957,44 +9392,12 @@ IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_entry_switch_pack(const struct ib
 	return 0;
 }
 
-static int gen_unpack_cc_congestion_log_entry_switch(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cc_congestion_log_entry_switch_unpack((struct ibstruct_cc_congestion_log_entry_switch *)h, buf, len);
-}
-
-static int gen_pack_cc_congestion_log_entry_switch(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cc_congestion_log_entry_switch_pack((const struct ibstruct_cc_congestion_log_entry_switch *)h, buf, len);
-}
-
-static const struct ibs_field fields_cc_congestion_log_entry_switch[] = {
-	{ 52, 52, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_switch, SLID), sizeof(((struct ibstruct_cc_congestion_log_entry_switch *)0)->SLID), 0, -1, 0, -1, -1 },
-	{ 28, 28, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_switch, DLID), sizeof(((struct ibstruct_cc_congestion_log_entry_switch *)0)->DLID), 1, -1, 0, -1, -1 },
-	{ 9, 9, 32, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_switch, SL), sizeof(((struct ibstruct_cc_congestion_log_entry_switch *)0)->SL), 2, -1, 0, -1, -1 },
-	{ 11230, 0, 36, 28, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_switch, reserved_36), sizeof(((struct ibstruct_cc_congestion_log_entry_switch *)0)->reserved_36), 3, -1, IBS_F_RESERVED, -1, -1 },
-	{ 11242, 11252, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_cc_congestion_log_entry_switch, timestamp), sizeof(((struct ibstruct_cc_congestion_log_entry_switch *)0)->timestamp), 4, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cc_congestion_log_entry_switch = {
-	.name = "CCCongestionLogEntrySwitch",
-	.c_name = "cc_congestion_log_entry_switch",
-	.desc = "Switch congestion log event",
-	.size = 12,
-	.host_size = sizeof(struct ibstruct_cc_congestion_log_entry_switch),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 5,
-	.fields = fields_cc_congestion_log_entry_switch,
-	.nfields = 5,
-	.unpack = gen_unpack_cc_congestion_log_entry_switch,
-	.pack = gen_pack_cc_congestion_log_entry_switch,
-};
+IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_entry_switch_pack(const struct ibstruct_cc_congestion_log_entry_switch *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cc_congestion_log_entry_switch")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_congestion_log_entry_switch_desc(void)
 {
-	return &desc_cc_congestion_log_entry_switch;
+	return &ibs_descs[132];
 }
 
 static inline void ibs_unpack_cc_congestion_log_entry_ca(struct ibstruct_cc_congestion_log_entry_ca *h, const uint8_t *p)
@@ -14034,7 +9437,7 @@ static inline int ibs_check_cc_congestion_log_entry_ca(const struct ibstruct_cc_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_entry_ca_unpack(struct ibstruct_cc_congestion_log_entry_ca *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cc_congestion_log_entry_ca(struct ibstruct_cc_congestion_log_entry_ca *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -14044,7 +9447,10 @@ IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_entry_ca_unpack(struct ibstruct_c
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_entry_ca_pack(const struct ibstruct_cc_congestion_log_entry_ca *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_entry_ca_unpack(struct ibstruct_cc_congestion_log_entry_ca *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cc_congestion_log_entry_ca")));
+
+static __attribute__((noinline)) int gen_pack_cc_congestion_log_entry_ca(const struct ibstruct_cc_congestion_log_entry_ca *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -14060,47 +9466,12 @@ IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_entry_ca_pack(const struct ibstru
 	return 0;
 }
 
-static int gen_unpack_cc_congestion_log_entry_ca(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cc_congestion_log_entry_ca_unpack((struct ibstruct_cc_congestion_log_entry_ca *)h, buf, len);
-}
-
-static int gen_pack_cc_congestion_log_entry_ca(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cc_congestion_log_entry_ca_pack((const struct ibstruct_cc_congestion_log_entry_ca *)h, buf, len);
-}
-
-static const struct ibs_field fields_cc_congestion_log_entry_ca[] = {
-	{ 11262, 11277, 0, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_ca, localQPCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->localQPCNEntry), 0, -1, 0, -1, -1 },
-	{ 11295, 11305, 24, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_ca, SLCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->SLCNEntry), 1, -1, 0, -1, -1 },
-	{ 11317, 11336, 28, 4, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_congestion_log_entry_ca, serviceTypeCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->serviceTypeCNEntry), 2, -1, 0, -1, -1 },
-	{ 11358, 11380, 32, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_ca, remoteQPNumberCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->remoteQPNumberCNEntry), 3, -1, 0, -1, -1 },
-	{ 2098, 0, 56, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_ca, reserved_56), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->reserved_56), 4, -1, IBS_F_RESERVED, -1, -1 },
-	{ 11406, 11417, 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_ca, localLIDCN), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->localLIDCN), 5, -1, 0, -1, -1 },
-	{ 11430, 11447, 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_entry_ca, remoteLIDCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->remoteLIDCNEntry), 6, -1, 0, -1, -1 },
-	{ 11467, 11484, 96, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_cc_congestion_log_entry_ca, timestampCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->timestampCNEntry), 7, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cc_congestion_log_entry_ca = {
-	.name = "CCCongestionLogEntryCA",
-	.c_name = "cc_congestion_log_entry_ca",
-	.desc = "CA congestion log event",
-	.size = 16,
-	.host_size = sizeof(struct ibstruct_cc_congestion_log_entry_ca),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 8,
-	.fields = fields_cc_congestion_log_entry_ca,
-	.nfields = 8,
-	.unpack = gen_unpack_cc_congestion_log_entry_ca,
-	.pack = gen_pack_cc_congestion_log_entry_ca,
-};
+IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_entry_ca_pack(const struct ibstruct_cc_congestion_log_entry_ca *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cc_congestion_log_entry_ca")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_congestion_log_entry_ca_desc(void)
 {
-	return &desc_cc_congestion_log_entry_ca;
+	return &ibs_descs[133];
 }
 
 static inline void ibs_unpack_cc_congestion_log_switch(struct ibstruct_cc_congestion_log_switch *h, const uint8_t *p)
@@ -14138,7 +9509,7 @@ static inline int ibs_check_cc_congestion_log_switch(const struct ibstruct_cc_co
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_switch_unpack(struct ibstruct_cc_congestion_log_switch *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cc_congestion_log_switch(struct ibstruct_cc_congestion_log_switch *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -14148,7 +9519,10 @@ IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_switch_unpack(struct ibstruct_cc_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_switch_pack(const struct ibstruct_cc_congestion_log_switch *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_switch_unpack(struct ibstruct_cc_congestion_log_switch *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cc_congestion_log_switch")));
+
+static __attribute__((noinline)) int gen_pack_cc_congestion_log_switch(const struct ibstruct_cc_congestion_log_switch *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -14164,46 +9538,12 @@ IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_switch_pack(const struct ibstruct
 	return 0;
 }
 
-static int gen_unpack_cc_congestion_log_switch(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cc_congestion_log_switch_unpack((struct ibstruct_cc_congestion_log_switch *)h, buf, len);
-}
-
-static int gen_pack_cc_congestion_log_switch(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cc_congestion_log_switch_pack((const struct ibstruct_cc_congestion_log_switch *)h, buf, len);
-}
-
-static const struct ibs_field fields_cc_congestion_log_switch[] = {
-	{ 11503, 11511, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_switch, logType), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->logType), 0, -1, 0, -1, -1 },
-	{ 11519, 11535, 8, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_congestion_log_switch, congestionFlags), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->congestionFlags), 1, -1, 0, -1, -1 },
-	{ 11551, 11568, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_switch, logEventsCounter), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->logEventsCounter), 2, -1, 0, -1, -1 },
-	{ 11585, 11602, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_cc_congestion_log_switch, currentTimeStamp), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->currentTimeStamp), 3, -1, 0, -1, -1 },
-	{ 11619, 11627, 64, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_switch, portMap), 32, 4, -1, 0, -1, -1 },
-	{ 11635, 0, 320, 96, 15, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_switch, congestionEntryList), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->congestionEntryList[0]), 5, -1, 0, -1, 132 },
-	{ 11655, 0, 1760, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_switch, reserved_1760), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->reserved_1760), 80, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cc_congestion_log_switch = {
-	.name = "CCCongestionLogSwitch",
-	.c_name = "cc_congestion_log_switch",
-	.desc = "Congestion log (switch, LogType 1)",
-	.size = 224,
-	.host_size = sizeof(struct ibstruct_cc_congestion_log_switch),
-	.mgmt_class = 33,
-	.attr_id = 19,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 81,
-	.fields = fields_cc_congestion_log_switch,
-	.nfields = 7,
-	.unpack = gen_unpack_cc_congestion_log_switch,
-	.pack = gen_pack_cc_congestion_log_switch,
-};
+IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_switch_pack(const struct ibstruct_cc_congestion_log_switch *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cc_congestion_log_switch")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_congestion_log_switch_desc(void)
 {
-	return &desc_cc_congestion_log_switch;
+	return &ibs_descs[134];
 }
 
 static inline void ibs_unpack_cc_congestion_log_ca(struct ibstruct_cc_congestion_log_ca *h, const uint8_t *p)
@@ -14243,7 +9583,7 @@ static inline int ibs_check_cc_congestion_log_ca(const struct ibstruct_cc_conges
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_ca_unpack(struct ibstruct_cc_congestion_log_ca *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cc_congestion_log_ca(struct ibstruct_cc_congestion_log_ca *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -14253,7 +9593,10 @@ IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_ca_unpack(struct ibstruct_cc_cong
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_ca_pack(const struct ibstruct_cc_congestion_log_ca *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_ca_unpack(struct ibstruct_cc_congestion_log_ca *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cc_congestion_log_ca")));
+
+static __attribute__((noinline)) int gen_pack_cc_congestion_log_ca(const struct ibstruct_cc_congestion_log_ca *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -14269,47 +9612,12 @@ IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_ca_pack(const struct ibstruct_cc_
 	return 0;
 }
 
-static int gen_unpack_cc_congestion_log_ca(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cc_congestion_log_ca_unpack((struct ibstruct_cc_congestion_log_ca *)h, buf, len);
-}
-
-static int gen_pack_cc_congestion_log_ca(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cc_congestion_log_ca_pack((const struct ibstruct_cc_congestion_log_ca *)h, buf, len);
-}
-
-static const struct ibs_field fields_cc_congestion_log_ca[] = {
-	{ 11503, 11511, 0, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_ca, logType), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->logType), 0, -1, 0, -1, -1 },
-	{ 11519, 11535, 8, 8, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_congestion_log_ca, congestionFlags), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->congestionFlags), 1, -1, 0, -1, -1 },
-	{ 11669, 11691, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_ca, thresholdEventCounter), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->thresholdEventCounter), 2, -1, 0, -1, -1 },
-	{ 11713, 11741, 32, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_congestion_log_ca, thresholdCongestionEventMap), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->thresholdCongestionEventMap), 3, -1, 0, -1, -1 },
-	{ 1854, 0, 48, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_ca, reserved_48), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->reserved_48), 4, -1, IBS_F_RESERVED, -1, -1 },
-	{ 11585, 11602, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_cc_congestion_log_ca, currentTimeStamp), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->currentTimeStamp), 5, -1, 0, -1, -1 },
-	{ 11635, 0, 96, 128, 13, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_ca, congestionEntryList), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->congestionEntryList[0]), 6, -1, 0, -1, 133 },
-	{ 11655, 0, 1760, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_log_ca, reserved_1760), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->reserved_1760), 110, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cc_congestion_log_ca = {
-	.name = "CCCongestionLogCA",
-	.c_name = "cc_congestion_log_ca",
-	.desc = "Congestion log (CA, LogType 2)",
-	.size = 224,
-	.host_size = sizeof(struct ibstruct_cc_congestion_log_ca),
-	.mgmt_class = 33,
-	.attr_id = -1,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 111,
-	.fields = fields_cc_congestion_log_ca,
-	.nfields = 8,
-	.unpack = gen_unpack_cc_congestion_log_ca,
-	.pack = gen_pack_cc_congestion_log_ca,
-};
+IBSTRUCT_EXPORT int ibstruct_cc_congestion_log_ca_pack(const struct ibstruct_cc_congestion_log_ca *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cc_congestion_log_ca")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_congestion_log_ca_desc(void)
 {
-	return &desc_cc_congestion_log_ca;
+	return &ibs_descs[135];
 }
 
 static inline void ibs_unpack_cc_switch_congestion_setting(struct ibstruct_cc_switch_congestion_setting *h, const uint8_t *p)
@@ -14353,7 +9661,7 @@ static inline int ibs_check_cc_switch_congestion_setting(const struct ibstruct_c
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_switch_congestion_setting_unpack(struct ibstruct_cc_switch_congestion_setting *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cc_switch_congestion_setting(struct ibstruct_cc_switch_congestion_setting *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -14363,7 +9671,10 @@ IBSTRUCT_EXPORT int ibstruct_cc_switch_congestion_setting_unpack(struct ibstruct
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_switch_congestion_setting_pack(const struct ibstruct_cc_switch_congestion_setting *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cc_switch_congestion_setting_unpack(struct ibstruct_cc_switch_congestion_setting *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cc_switch_congestion_setting")));
+
+static __attribute__((noinline)) int gen_pack_cc_switch_congestion_setting(const struct ibstruct_cc_switch_congestion_setting *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -14379,49 +9690,12 @@ IBSTRUCT_EXPORT int ibstruct_cc_switch_congestion_setting_pack(const struct ibst
 	return 0;
 }
 
-static int gen_unpack_cc_switch_congestion_setting(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cc_switch_congestion_setting_unpack((struct ibstruct_cc_switch_congestion_setting *)h, buf, len);
-}
-
-static int gen_pack_cc_switch_congestion_setting(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cc_switch_congestion_setting_pack((const struct ibstruct_cc_switch_congestion_setting *)h, buf, len);
-}
-
-static const struct ibs_field fields_cc_switch_congestion_setting[] = {
-	{ 11769, 11780, 0, 32, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_switch_congestion_setting, controlMap), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->controlMap), 0, -1, 0, -1, -1 },
-	{ 11792, 11803, 32, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_congestion_setting, victimMask), 32, 1, -1, 0, -1, -1 },
-	{ 11815, 11826, 288, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_congestion_setting, creditMask), 32, 2, -1, 0, -1, -1 },
-	{ 11838, 11848, 544, 4, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_switch_congestion_setting, threshold), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->threshold), 3, -1, 0, -1, -1 },
-	{ 11858, 0, 548, 4, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_congestion_setting, reserved_548), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->reserved_548), 4, -1, IBS_F_RESERVED, -1, -1 },
-	{ 11871, 11882, 552, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_congestion_setting, packetSize), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->packetSize), 5, -1, 0, -1, -1 },
-	{ 11894, 11906, 560, 4, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_switch_congestion_setting, CSThreshold), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->CSThreshold), 6, -1, 0, -1, -1 },
-	{ 11919, 0, 564, 12, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_congestion_setting, reserved_564), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->reserved_564), 7, -1, IBS_F_RESERVED, -1, -1 },
-	{ 11932, 11946, 576, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_switch_congestion_setting, CSReturnDelay), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->CSReturnDelay), 8, -1, 0, -1, -1 },
-	{ 11961, 11973, 592, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_congestion_setting, markingRate), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->markingRate), 9, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cc_switch_congestion_setting = {
-	.name = "CCSwitchCongestionSetting",
-	.c_name = "cc_switch_congestion_setting",
-	.desc = "Switch congestion settings",
-	.size = 76,
-	.host_size = sizeof(struct ibstruct_cc_switch_congestion_setting),
-	.mgmt_class = 33,
-	.attr_id = 20,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 10,
-	.fields = fields_cc_switch_congestion_setting,
-	.nfields = 10,
-	.unpack = gen_unpack_cc_switch_congestion_setting,
-	.pack = gen_pack_cc_switch_congestion_setting,
-};
+IBSTRUCT_EXPORT int ibstruct_cc_switch_congestion_setting_pack(const struct ibstruct_cc_switch_congestion_setting *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cc_switch_congestion_setting")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_switch_congestion_setting_desc(void)
 {
-	return &desc_cc_switch_congestion_setting;
+	return &ibs_descs[136];
 }
 
 static inline void ibs_unpack_cc_switch_port_congestion_setting_element(struct ibstruct_cc_switch_port_congestion_setting_element *h, const uint8_t *p)
@@ -14457,7 +9731,7 @@ static inline int ibs_check_cc_switch_port_congestion_setting_element(const stru
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_switch_port_congestion_setting_element_unpack(struct ibstruct_cc_switch_port_congestion_setting_element *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cc_switch_port_congestion_setting_element(struct ibstruct_cc_switch_port_congestion_setting_element *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -14467,7 +9741,10 @@ IBSTRUCT_EXPORT int ibstruct_cc_switch_port_congestion_setting_element_unpack(st
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_switch_port_congestion_setting_element_pack(const struct ibstruct_cc_switch_port_congestion_setting_element *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cc_switch_port_congestion_setting_element_unpack(struct ibstruct_cc_switch_port_congestion_setting_element *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cc_switch_port_congestion_setting_element")));
+
+static __attribute__((noinline)) int gen_pack_cc_switch_port_congestion_setting_element(const struct ibstruct_cc_switch_port_congestion_setting_element *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -14483,45 +9760,12 @@ IBSTRUCT_EXPORT int ibstruct_cc_switch_port_congestion_setting_element_pack(cons
 	return 0;
 }
 
-static int gen_unpack_cc_switch_port_congestion_setting_element(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cc_switch_port_congestion_setting_element_unpack((struct ibstruct_cc_switch_port_congestion_setting_element *)h, buf, len);
-}
-
-static int gen_pack_cc_switch_port_congestion_setting_element(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cc_switch_port_congestion_setting_element_pack((const struct ibstruct_cc_switch_port_congestion_setting_element *)h, buf, len);
-}
-
-static const struct ibs_field fields_cc_switch_port_congestion_setting_element[] = {
-	{ 4610, 11986, 0, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, valid), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->valid), 0, -1, 0, -1, -1 },
-	{ 11992, 12004, 1, 1, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, controlType), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->controlType), 1, -1, 0, -1, -1 },
-	{ 12017, 0, 2, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, reserved_2), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->reserved_2), 2, -1, IBS_F_RESERVED, -1, -1 },
-	{ 11838, 11848, 4, 4, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, threshold), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->threshold), 3, -1, 0, -1, -1 },
-	{ 11871, 11882, 8, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, packetSize), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->packetSize), 4, -1, 0, -1, -1 },
-	{ 12028, 12048, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, congParmMarkingRate), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->congParmMarkingRate), 5, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cc_switch_port_congestion_setting_element = {
-	.name = "CCSwitchPortCongestionSettingElement",
-	.c_name = "cc_switch_port_congestion_setting_element",
-	.desc = "Switch port congestion setting element",
-	.size = 4,
-	.host_size = sizeof(struct ibstruct_cc_switch_port_congestion_setting_element),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 6,
-	.fields = fields_cc_switch_port_congestion_setting_element,
-	.nfields = 6,
-	.unpack = gen_unpack_cc_switch_port_congestion_setting_element,
-	.pack = gen_pack_cc_switch_port_congestion_setting_element,
-};
+IBSTRUCT_EXPORT int ibstruct_cc_switch_port_congestion_setting_element_pack(const struct ibstruct_cc_switch_port_congestion_setting_element *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cc_switch_port_congestion_setting_element")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_switch_port_congestion_setting_element_desc(void)
 {
-	return &desc_cc_switch_port_congestion_setting_element;
+	return &ibs_descs[137];
 }
 
 static inline void ibs_unpack_cc_switch_port_congestion_setting(struct ibstruct_cc_switch_port_congestion_setting *h, const uint8_t *p)
@@ -14547,7 +9791,7 @@ static inline int ibs_check_cc_switch_port_congestion_setting(const struct ibstr
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_switch_port_congestion_setting_unpack(struct ibstruct_cc_switch_port_congestion_setting *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cc_switch_port_congestion_setting(struct ibstruct_cc_switch_port_congestion_setting *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -14557,7 +9801,10 @@ IBSTRUCT_EXPORT int ibstruct_cc_switch_port_congestion_setting_unpack(struct ibs
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_switch_port_congestion_setting_pack(const struct ibstruct_cc_switch_port_congestion_setting *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cc_switch_port_congestion_setting_unpack(struct ibstruct_cc_switch_port_congestion_setting *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cc_switch_port_congestion_setting")));
+
+static __attribute__((noinline)) int gen_pack_cc_switch_port_congestion_setting(const struct ibstruct_cc_switch_port_congestion_setting *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -14573,40 +9820,12 @@ IBSTRUCT_EXPORT int ibstruct_cc_switch_port_congestion_setting_pack(const struct
 	return 0;
 }
 
-static int gen_unpack_cc_switch_port_congestion_setting(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cc_switch_port_congestion_setting_unpack((struct ibstruct_cc_switch_port_congestion_setting *)h, buf, len);
-}
-
-static int gen_pack_cc_switch_port_congestion_setting(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cc_switch_port_congestion_setting_pack((const struct ibstruct_cc_switch_port_congestion_setting *)h, buf, len);
-}
-
-static const struct ibs_field fields_cc_switch_port_congestion_setting[] = {
-	{ 12071, 0, 0, 32, 32, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_switch_port_congestion_setting, element), sizeof(((struct ibstruct_cc_switch_port_congestion_setting *)0)->element[0]), 0, -1, 0, -1, 137 },
-};
-
-static const struct ibstruct_desc desc_cc_switch_port_congestion_setting = {
-	.name = "CCSwitchPortCongestionSetting",
-	.c_name = "cc_switch_port_congestion_setting",
-	.desc = "Switch port congestion settings (32 ports)",
-	.size = 128,
-	.host_size = sizeof(struct ibstruct_cc_switch_port_congestion_setting),
-	.mgmt_class = 33,
-	.attr_id = 21,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 192,
-	.fields = fields_cc_switch_port_congestion_setting,
-	.nfields = 1,
-	.unpack = gen_unpack_cc_switch_port_congestion_setting,
-	.pack = gen_pack_cc_switch_port_congestion_setting,
-};
+IBSTRUCT_EXPORT int ibstruct_cc_switch_port_congestion_setting_pack(const struct ibstruct_cc_switch_port_congestion_setting *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cc_switch_port_congestion_setting")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_switch_port_congestion_setting_desc(void)
 {
-	return &desc_cc_switch_port_congestion_setting;
+	return &ibs_descs[138];
 }
 
 static inline void ibs_unpack_cc_ca_congestion_entry(struct ibstruct_cc_ca_congestion_entry *h, const uint8_t *p)
@@ -14634,7 +9853,7 @@ static inline int ibs_check_cc_ca_congestion_entry(const struct ibstruct_cc_ca_c
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_ca_congestion_entry_unpack(struct ibstruct_cc_ca_congestion_entry *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cc_ca_congestion_entry(struct ibstruct_cc_ca_congestion_entry *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -14644,7 +9863,10 @@ IBSTRUCT_EXPORT int ibstruct_cc_ca_congestion_entry_unpack(struct ibstruct_cc_ca
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_ca_congestion_entry_pack(const struct ibstruct_cc_ca_congestion_entry *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cc_ca_congestion_entry_unpack(struct ibstruct_cc_ca_congestion_entry *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cc_ca_congestion_entry")));
+
+static __attribute__((noinline)) int gen_pack_cc_ca_congestion_entry(const struct ibstruct_cc_ca_congestion_entry *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -14660,44 +9882,12 @@ IBSTRUCT_EXPORT int ibstruct_cc_ca_congestion_entry_pack(const struct ibstruct_c
 	return 0;
 }
 
-static int gen_unpack_cc_ca_congestion_entry(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cc_ca_congestion_entry_unpack((struct ibstruct_cc_ca_congestion_entry *)h, buf, len);
-}
-
-static int gen_pack_cc_ca_congestion_entry(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cc_ca_congestion_entry_pack((const struct ibstruct_cc_ca_congestion_entry *)h, buf, len);
-}
-
-static const struct ibs_field fields_cc_ca_congestion_entry[] = {
-	{ 12079, 12089, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_entry, CCTITimer), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->CCTITimer), 0, -1, 0, -1, -1 },
-	{ 12100, 12113, 16, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_entry, CCTIIncrease), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->CCTIIncrease), 1, -1, 0, -1, -1 },
-	{ 12127, 12144, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_entry, triggerThreshold), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->triggerThreshold), 2, -1, 0, -1, -1 },
-	{ 12162, 12170, 32, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_entry, CCTIMin), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->CCTIMin), 3, -1, 0, -1, -1 },
-	{ 1842, 0, 40, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_entry, reserved_40), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->reserved_40), 4, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cc_ca_congestion_entry = {
-	.name = "CCCACongestionEntry",
-	.c_name = "cc_ca_congestion_entry",
-	.desc = "CA congestion setting of one SL",
-	.size = 8,
-	.host_size = sizeof(struct ibstruct_cc_ca_congestion_entry),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 5,
-	.fields = fields_cc_ca_congestion_entry,
-	.nfields = 5,
-	.unpack = gen_unpack_cc_ca_congestion_entry,
-	.pack = gen_pack_cc_ca_congestion_entry,
-};
+IBSTRUCT_EXPORT int ibstruct_cc_ca_congestion_entry_pack(const struct ibstruct_cc_ca_congestion_entry *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cc_ca_congestion_entry")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_ca_congestion_entry_desc(void)
 {
-	return &desc_cc_ca_congestion_entry;
+	return &ibs_descs[139];
 }
 
 static inline void ibs_unpack_cc_ca_congestion_setting(struct ibstruct_cc_ca_congestion_setting *h, const uint8_t *p)
@@ -14727,7 +9917,7 @@ static inline int ibs_check_cc_ca_congestion_setting(const struct ibstruct_cc_ca
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_ca_congestion_setting_unpack(struct ibstruct_cc_ca_congestion_setting *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cc_ca_congestion_setting(struct ibstruct_cc_ca_congestion_setting *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -14737,7 +9927,10 @@ IBSTRUCT_EXPORT int ibstruct_cc_ca_congestion_setting_unpack(struct ibstruct_cc_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_ca_congestion_setting_pack(const struct ibstruct_cc_ca_congestion_setting *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cc_ca_congestion_setting_unpack(struct ibstruct_cc_ca_congestion_setting *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cc_ca_congestion_setting")));
+
+static __attribute__((noinline)) int gen_pack_cc_ca_congestion_setting(const struct ibstruct_cc_ca_congestion_setting *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -14753,42 +9946,12 @@ IBSTRUCT_EXPORT int ibstruct_cc_ca_congestion_setting_pack(const struct ibstruct
 	return 0;
 }
 
-static int gen_unpack_cc_ca_congestion_setting(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cc_ca_congestion_setting_unpack((struct ibstruct_cc_ca_congestion_setting *)h, buf, len);
-}
-
-static int gen_pack_cc_ca_congestion_setting(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cc_ca_congestion_setting_pack((const struct ibstruct_cc_ca_congestion_setting *)h, buf, len);
-}
-
-static const struct ibs_field fields_cc_ca_congestion_setting[] = {
-	{ 12179, 12191, 0, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_ca_congestion_setting, portControl), sizeof(((struct ibstruct_cc_ca_congestion_setting *)0)->portControl), 0, -1, 0, -1, -1 },
-	{ 11769, 11780, 16, 16, 1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, offsetof(struct ibstruct_cc_ca_congestion_setting, controlMap), sizeof(((struct ibstruct_cc_ca_congestion_setting *)0)->controlMap), 1, -1, 0, -1, -1 },
-	{ 12204, 0, 32, 64, 16, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_ca_congestion_setting, CACongestionEntryList), sizeof(((struct ibstruct_cc_ca_congestion_setting *)0)->CACongestionEntryList[0]), 2, -1, 0, -1, 139 },
-};
-
-static const struct ibstruct_desc desc_cc_ca_congestion_setting = {
-	.name = "CCCACongestionSetting",
-	.c_name = "cc_ca_congestion_setting",
-	.desc = "CA congestion settings",
-	.size = 132,
-	.host_size = sizeof(struct ibstruct_cc_ca_congestion_setting),
-	.mgmt_class = 33,
-	.attr_id = 22,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 82,
-	.fields = fields_cc_ca_congestion_setting,
-	.nfields = 3,
-	.unpack = gen_unpack_cc_ca_congestion_setting,
-	.pack = gen_pack_cc_ca_congestion_setting,
-};
+IBSTRUCT_EXPORT int ibstruct_cc_ca_congestion_setting_pack(const struct ibstruct_cc_ca_congestion_setting *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cc_ca_congestion_setting")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_ca_congestion_setting_desc(void)
 {
-	return &desc_cc_ca_congestion_setting;
+	return &ibs_descs[140];
 }
 
 static inline void ibs_unpack_cc_congestion_control_table_entry(struct ibstruct_cc_congestion_control_table_entry *h, const uint8_t *p)
@@ -14812,7 +9975,7 @@ static inline int ibs_check_cc_congestion_control_table_entry(const struct ibstr
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_congestion_control_table_entry_unpack(struct ibstruct_cc_congestion_control_table_entry *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cc_congestion_control_table_entry(struct ibstruct_cc_congestion_control_table_entry *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -14822,7 +9985,10 @@ IBSTRUCT_EXPORT int ibstruct_cc_congestion_control_table_entry_unpack(struct ibs
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_congestion_control_table_entry_pack(const struct ibstruct_cc_congestion_control_table_entry *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cc_congestion_control_table_entry_unpack(struct ibstruct_cc_congestion_control_table_entry *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cc_congestion_control_table_entry")));
+
+static __attribute__((noinline)) int gen_pack_cc_congestion_control_table_entry(const struct ibstruct_cc_congestion_control_table_entry *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -14838,41 +10004,12 @@ IBSTRUCT_EXPORT int ibstruct_cc_congestion_control_table_entry_pack(const struct
 	return 0;
 }
 
-static int gen_unpack_cc_congestion_control_table_entry(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cc_congestion_control_table_entry_unpack((struct ibstruct_cc_congestion_control_table_entry *)h, buf, len);
-}
-
-static int gen_pack_cc_congestion_control_table_entry(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cc_congestion_control_table_entry_pack((const struct ibstruct_cc_congestion_control_table_entry *)h, buf, len);
-}
-
-static const struct ibs_field fields_cc_congestion_control_table_entry[] = {
-	{ 12226, 12235, 0, 2, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_control_table_entry, CCTShift), sizeof(((struct ibstruct_cc_congestion_control_table_entry *)0)->CCTShift), 0, -1, 0, -1, -1 },
-	{ 12245, 12259, 2, 14, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_control_table_entry, CCTMultiplier), sizeof(((struct ibstruct_cc_congestion_control_table_entry *)0)->CCTMultiplier), 1, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cc_congestion_control_table_entry = {
-	.name = "CCCongestionControlTableEntry",
-	.c_name = "cc_congestion_control_table_entry",
-	.desc = "Congestion control table entry",
-	.size = 2,
-	.host_size = sizeof(struct ibstruct_cc_congestion_control_table_entry),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 2,
-	.fields = fields_cc_congestion_control_table_entry,
-	.nfields = 2,
-	.unpack = gen_unpack_cc_congestion_control_table_entry,
-	.pack = gen_pack_cc_congestion_control_table_entry,
-};
+IBSTRUCT_EXPORT int ibstruct_cc_congestion_control_table_entry_pack(const struct ibstruct_cc_congestion_control_table_entry *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cc_congestion_control_table_entry")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_congestion_control_table_entry_desc(void)
 {
-	return &desc_cc_congestion_control_table_entry;
+	return &ibs_descs[141];
 }
 
 static inline void ibs_unpack_cc_congestion_control_table(struct ibstruct_cc_congestion_control_table *h, const uint8_t *p)
@@ -14902,7 +10039,7 @@ static inline int ibs_check_cc_congestion_control_table(const struct ibstruct_cc
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_congestion_control_table_unpack(struct ibstruct_cc_congestion_control_table *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cc_congestion_control_table(struct ibstruct_cc_congestion_control_table *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -14912,7 +10049,10 @@ IBSTRUCT_EXPORT int ibstruct_cc_congestion_control_table_unpack(struct ibstruct_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_congestion_control_table_pack(const struct ibstruct_cc_congestion_control_table *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cc_congestion_control_table_unpack(struct ibstruct_cc_congestion_control_table *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cc_congestion_control_table")));
+
+static __attribute__((noinline)) int gen_pack_cc_congestion_control_table(const struct ibstruct_cc_congestion_control_table *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -14928,42 +10068,12 @@ IBSTRUCT_EXPORT int ibstruct_cc_congestion_control_table_pack(const struct ibstr
 	return 0;
 }
 
-static int gen_unpack_cc_congestion_control_table(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cc_congestion_control_table_unpack((struct ibstruct_cc_congestion_control_table *)h, buf, len);
-}
-
-static int gen_pack_cc_congestion_control_table(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cc_congestion_control_table_pack((const struct ibstruct_cc_congestion_control_table *)h, buf, len);
-}
-
-static const struct ibs_field fields_cc_congestion_control_table[] = {
-	{ 12274, 12284, 0, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_control_table, CCTILimit), sizeof(((struct ibstruct_cc_congestion_control_table *)0)->CCTILimit), 0, -1, 0, -1, -1 },
-	{ 1779, 0, 16, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_control_table, reserved_16), sizeof(((struct ibstruct_cc_congestion_control_table *)0)->reserved_16), 1, -1, IBS_F_RESERVED, -1, -1 },
-	{ 12295, 0, 32, 16, 64, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_cc_congestion_control_table, CCTIEntryList), sizeof(((struct ibstruct_cc_congestion_control_table *)0)->CCTIEntryList[0]), 2, -1, 0, -1, 141 },
-};
-
-static const struct ibstruct_desc desc_cc_congestion_control_table = {
-	.name = "CCCongestionControlTable",
-	.c_name = "cc_congestion_control_table",
-	.desc = "Congestion control table (64 entries)",
-	.size = 132,
-	.host_size = sizeof(struct ibstruct_cc_congestion_control_table),
-	.mgmt_class = 33,
-	.attr_id = 23,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 130,
-	.fields = fields_cc_congestion_control_table,
-	.nfields = 3,
-	.unpack = gen_unpack_cc_congestion_control_table,
-	.pack = gen_pack_cc_congestion_control_table,
-};
+IBSTRUCT_EXPORT int ibstruct_cc_congestion_control_table_pack(const struct ibstruct_cc_congestion_control_table *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cc_congestion_control_table")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_congestion_control_table_desc(void)
 {
-	return &desc_cc_congestion_control_table;
+	return &ibs_descs[142];
 }
 
 static inline void ibs_unpack_cc_timestamp(struct ibstruct_cc_timestamp *h, const uint8_t *p)
@@ -14982,7 +10092,7 @@ static inline int ibs_check_cc_timestamp(const struct ibstruct_cc_timestamp *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_timestamp_unpack(struct ibstruct_cc_timestamp *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_cc_timestamp(struct ibstruct_cc_timestamp *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -14992,7 +10102,10 @@ IBSTRUCT_EXPORT int ibstruct_cc_timestamp_unpack(struct ibstruct_cc_timestamp *h
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_cc_timestamp_pack(const struct ibstruct_cc_timestamp *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_cc_timestamp_unpack(struct ibstruct_cc_timestamp *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_cc_timestamp")));
+
+static __attribute__((noinline)) int gen_pack_cc_timestamp(const struct ibstruct_cc_timestamp *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -15008,40 +10121,12 @@ IBSTRUCT_EXPORT int ibstruct_cc_timestamp_pack(const struct ibstruct_cc_timestam
 	return 0;
 }
 
-static int gen_unpack_cc_timestamp(void *h, const void *buf, size_t len)
-{
-	return ibstruct_cc_timestamp_unpack((struct ibstruct_cc_timestamp *)h, buf, len);
-}
-
-static int gen_pack_cc_timestamp(const void *h, void *buf, size_t len)
-{
-	return ibstruct_cc_timestamp_pack((const struct ibstruct_cc_timestamp *)h, buf, len);
-}
-
-static const struct ibs_field fields_cc_timestamp[] = {
-	{ 11242, 11252, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_cc_timestamp, timestamp), sizeof(((struct ibstruct_cc_timestamp *)0)->timestamp), 0, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_cc_timestamp = {
-	.name = "CCTimestamp",
-	.c_name = "cc_timestamp",
-	.desc = "Congestion control timestamp",
-	.size = 4,
-	.host_size = sizeof(struct ibstruct_cc_timestamp),
-	.mgmt_class = 33,
-	.attr_id = 24,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 1,
-	.fields = fields_cc_timestamp,
-	.nfields = 1,
-	.unpack = gen_unpack_cc_timestamp,
-	.pack = gen_pack_cc_timestamp,
-};
+IBSTRUCT_EXPORT int ibstruct_cc_timestamp_pack(const struct ibstruct_cc_timestamp *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_cc_timestamp")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_cc_timestamp_desc(void)
 {
-	return &desc_cc_timestamp;
+	return &ibs_descs[143];
 }
 
 static inline void ibs_unpack_vend_format(struct ibstruct_vend_format *h, const uint8_t *p)
@@ -15062,7 +10147,7 @@ static inline int ibs_check_vend_format(const struct ibstruct_vend_format *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_vend_format_unpack(struct ibstruct_vend_format *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_vend_format(struct ibstruct_vend_format *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -15072,7 +10157,10 @@ IBSTRUCT_EXPORT int ibstruct_vend_format_unpack(struct ibstruct_vend_format *h, 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_vend_format_pack(const struct ibstruct_vend_format *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_vend_format_unpack(struct ibstruct_vend_format *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_vend_format")));
+
+static __attribute__((noinline)) int gen_pack_vend_format(const struct ibstruct_vend_format *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -15088,41 +10176,12 @@ IBSTRUCT_EXPORT int ibstruct_vend_format_pack(const struct ibstruct_vend_format 
 	return 0;
 }
 
-static int gen_unpack_vend_format(void *h, const void *buf, size_t len)
-{
-	return ibstruct_vend_format_unpack((struct ibstruct_vend_format *)h, buf, len);
-}
-
-static int gen_pack_vend_format(const void *h, void *buf, size_t len)
-{
-	return ibstruct_vend_format_pack((const struct ibstruct_vend_format *)h, buf, len);
-}
-
-static const struct ibs_field fields_vend_format[] = {
-	{ 1402, 0, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_vend_format, MADHeader), sizeof(((struct ibstruct_vend_format *)0)->MADHeader), 0, -1, 0, -1, 14 },
-	{ 1606, 0, 192, 1856, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_vend_format, data), 232, 10, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_vend_format = {
-	.name = "VendFormat",
-	.c_name = "vend_format",
-	.desc = "Vendor specific MAD format (range 1)",
-	.size = 256,
-	.host_size = sizeof(struct ibstruct_vend_format),
-	.mgmt_class = 9,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 11,
-	.fields = fields_vend_format,
-	.nfields = 2,
-	.unpack = gen_unpack_vend_format,
-	.pack = gen_pack_vend_format,
-};
+IBSTRUCT_EXPORT int ibstruct_vend_format_pack(const struct ibstruct_vend_format *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_vend_format")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_vend_format_desc(void)
 {
-	return &desc_vend_format;
+	return &ibs_descs[144];
 }
 
 static inline void ibs_unpack_vend_oui_format(struct ibstruct_vend_oui_format *h, const uint8_t *p)
@@ -15150,7 +10209,7 @@ static inline int ibs_check_vend_oui_format(const struct ibstruct_vend_oui_forma
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_vend_oui_format_unpack(struct ibstruct_vend_oui_format *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_vend_oui_format(struct ibstruct_vend_oui_format *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -15160,7 +10219,10 @@ IBSTRUCT_EXPORT int ibstruct_vend_oui_format_unpack(struct ibstruct_vend_oui_for
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_vend_oui_format_pack(const struct ibstruct_vend_oui_format *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_vend_oui_format_unpack(struct ibstruct_vend_oui_format *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_vend_oui_format")));
+
+static __attribute__((noinline)) int gen_pack_vend_oui_format(const struct ibstruct_vend_oui_format *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -15176,43 +10238,12 @@ IBSTRUCT_EXPORT int ibstruct_vend_oui_format_pack(const struct ibstruct_vend_oui
 	return 0;
 }
 
-static int gen_unpack_vend_oui_format(void *h, const void *buf, size_t len)
-{
-	return ibstruct_vend_oui_format_unpack((struct ibstruct_vend_oui_format *)h, buf, len);
-}
-
-static int gen_pack_vend_oui_format(const void *h, void *buf, size_t len)
-{
-	return ibstruct_vend_oui_format_pack((const struct ibstruct_vend_oui_format *)h, buf, len);
-}
-
-static const struct ibs_field fields_vend_oui_format[] = {
-	{ 1544, 0, 0, 288, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_vend_oui_format, RMPPHeader), sizeof(((struct ibstruct_vend_oui_format *)0)->RMPPHeader), 0, -1, 0, -1, 21 },
-	{ 1636, 0, 288, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_vend_oui_format, reserved_288), sizeof(((struct ibstruct_vend_oui_format *)0)->reserved_288), 17, -1, IBS_F_RESERVED, -1, -1 },
-	{ 12309, 12309, 296, 24, 1, IBS_T_UINT, IBS_FMT_ARRAY, IBS_DISP_HEX, offsetof(struct ibstruct_vend_oui_format, OUI), sizeof(((struct ibstruct_vend_oui_format *)0)->OUI), 18, -1, 0, -1, -1 },
-	{ 1606, 12313, 320, 1728, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_vend_oui_format, data), 216, 19, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_vend_oui_format = {
-	.name = "VendOUIFormat",
-	.c_name = "vend_oui_format",
-	.desc = "Vendor specific MAD format with OUI (range 2)",
-	.size = 256,
-	.host_size = sizeof(struct ibstruct_vend_oui_format),
-	.mgmt_class = 48,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 20,
-	.fields = fields_vend_oui_format,
-	.nfields = 4,
-	.unpack = gen_unpack_vend_oui_format,
-	.pack = gen_pack_vend_oui_format,
-};
+IBSTRUCT_EXPORT int ibstruct_vend_oui_format_pack(const struct ibstruct_vend_oui_format *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_vend_oui_format")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_vend_oui_format_desc(void)
 {
-	return &desc_vend_oui_format;
+	return &ibs_descs[145];
 }
 
 static inline void ibs_unpack_bm_format(struct ibstruct_bm_format *h, const uint8_t *p)
@@ -15237,7 +10268,7 @@ static inline int ibs_check_bm_format(const struct ibstruct_bm_format *h)
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_bm_format_unpack(struct ibstruct_bm_format *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_bm_format(struct ibstruct_bm_format *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -15247,7 +10278,10 @@ IBSTRUCT_EXPORT int ibstruct_bm_format_unpack(struct ibstruct_bm_format *h, cons
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_bm_format_pack(const struct ibstruct_bm_format *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_bm_format_unpack(struct ibstruct_bm_format *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_bm_format")));
+
+static __attribute__((noinline)) int gen_pack_bm_format(const struct ibstruct_bm_format *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -15263,43 +10297,12 @@ IBSTRUCT_EXPORT int ibstruct_bm_format_pack(const struct ibstruct_bm_format *h, 
 	return 0;
 }
 
-static int gen_unpack_bm_format(void *h, const void *buf, size_t len)
-{
-	return ibstruct_bm_format_unpack((struct ibstruct_bm_format *)h, buf, len);
-}
-
-static int gen_pack_bm_format(const void *h, void *buf, size_t len)
-{
-	return ibstruct_bm_format_pack((const struct ibstruct_bm_format *)h, buf, len);
-}
-
-static const struct ibs_field fields_bm_format[] = {
-	{ 1402, 0, 0, 192, 1, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_bm_format, MADHeader), sizeof(((struct ibstruct_bm_format *)0)->MADHeader), 0, -1, 0, -1, 14 },
-	{ 12325, 0, 192, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_bm_format, BKey), sizeof(((struct ibstruct_bm_format *)0)->BKey), 10, -1, 0, -1, -1 },
-	{ 895, 0, 256, 256, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_bm_format, reserved_256), 32, 11, -1, IBS_F_RESERVED, -1, -1 },
-	{ 1606, 0, 512, 1536, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_bm_format, data), 192, 12, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_bm_format = {
-	.name = "BMFormat",
-	.c_name = "bm_format",
-	.desc = "Baseboard Management MAD format",
-	.size = 256,
-	.host_size = sizeof(struct ibstruct_bm_format),
-	.mgmt_class = 5,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 13,
-	.fields = fields_bm_format,
-	.nfields = 4,
-	.unpack = gen_unpack_bm_format,
-	.pack = gen_pack_bm_format,
-};
+IBSTRUCT_EXPORT int ibstruct_bm_format_pack(const struct ibstruct_bm_format *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_bm_format")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_bm_format_desc(void)
 {
-	return &desc_bm_format;
+	return &ibs_descs[146];
 }
 
 static inline void ibs_unpack_mlx_general_info(struct ibstruct_mlx_general_info *h, const uint8_t *p)
@@ -15368,7 +10371,7 @@ static inline int ibs_check_mlx_general_info(const struct ibstruct_mlx_general_i
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mlx_general_info_unpack(struct ibstruct_mlx_general_info *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_mlx_general_info(struct ibstruct_mlx_general_info *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -15378,7 +10381,10 @@ IBSTRUCT_EXPORT int ibstruct_mlx_general_info_unpack(struct ibstruct_mlx_general
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mlx_general_info_pack(const struct ibstruct_mlx_general_info *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_mlx_general_info_unpack(struct ibstruct_mlx_general_info *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_mlx_general_info")));
+
+static __attribute__((noinline)) int gen_pack_mlx_general_info(const struct ibstruct_mlx_general_info *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -15394,65 +10400,12 @@ IBSTRUCT_EXPORT int ibstruct_mlx_general_info_pack(const struct ibstruct_mlx_gen
 	return 0;
 }
 
-static int gen_unpack_mlx_general_info(void *h, const void *buf, size_t len)
-{
-	return ibstruct_mlx_general_info_unpack((struct ibstruct_mlx_general_info *)h, buf, len);
-}
-
-static int gen_pack_mlx_general_info(const void *h, void *buf, size_t len)
-{
-	return ibstruct_mlx_general_info_pack((const struct ibstruct_mlx_general_info *)h, buf, len);
-}
-
-static const struct ibs_field fields_mlx_general_info[] = {
-	{ 57, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_0), sizeof(((struct ibstruct_mlx_general_info *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 12330, 12342, 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, hw_revision), sizeof(((struct ibstruct_mlx_general_info *)0)->hw_revision), 1, -1, 0, -1, -1 },
-	{ 12353, 12363, 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, device_id), sizeof(((struct ibstruct_mlx_general_info *)0)->device_id), 2, -1, 0, -1, -1 },
-	{ 2260, 0, 96, 192, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_96), 24, 3, -1, IBS_F_RESERVED, -1, -1 },
-	{ 12373, 12380, 288, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, uptime), sizeof(((struct ibstruct_mlx_general_info *)0)->uptime), 4, -1, 0, -1, -1 },
-	{ 12390, 0, 320, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_320), sizeof(((struct ibstruct_mlx_general_info *)0)->reserved_320), 5, -1, IBS_F_RESERVED, -1, -1 },
-	{ 12403, 0, 328, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, fw_major), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_major), 6, -1, 0, -1, -1 },
-	{ 12412, 0, 336, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, fw_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_minor), 7, -1, 0, -1, -1 },
-	{ 12421, 0, 344, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, fw_sub_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_sub_minor), 8, -1, 0, -1, -1 },
-	{ 12434, 12434, 352, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, fw_build_id), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_build_id), 9, -1, 0, -1, -1 },
-	{ 12446, 0, 384, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, fw_month), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_month), 10, -1, 0, -1, -1 },
-	{ 12455, 0, 392, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, fw_day), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_day), 11, -1, 0, -1, -1 },
-	{ 12462, 0, 400, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, fw_year), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_year), 12, -1, 0, -1, -1 },
-	{ 4199, 0, 416, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_416), sizeof(((struct ibstruct_mlx_general_info *)0)->reserved_416), 13, -1, IBS_F_RESERVED, -1, -1 },
-	{ 12470, 0, 432, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info, fw_hour), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_hour), 14, -1, 0, -1, -1 },
-	{ 12478, 12478, 448, 128, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, fw_psid), 16, 15, -1, 0, -1, -1 },
-	{ 12486, 12507, 576, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_mlx_general_info, fw_init_file_version), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_init_file_version), 16, -1, 0, -1, -1 },
-	{ 12518, 0, 608, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_mlx_general_info, fw_ext_major), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_ext_major), 17, -1, 0, -1, -1 },
-	{ 12531, 0, 640, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_mlx_general_info, fw_ext_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_ext_minor), 18, -1, 0, -1, -1 },
-	{ 12544, 0, 672, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_mlx_general_info, fw_ext_sub_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_ext_sub_minor), 19, -1, 0, -1, -1 },
-	{ 12561, 0, 704, 128, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_704), 16, 20, -1, IBS_F_RESERVED, -1, -1 },
-	{ 12574, 0, 832, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_832), sizeof(((struct ibstruct_mlx_general_info *)0)->reserved_832), 21, -1, IBS_F_RESERVED, -1, -1 },
-	{ 12587, 0, 840, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, sw_major), sizeof(((struct ibstruct_mlx_general_info *)0)->sw_major), 22, -1, 0, -1, -1 },
-	{ 12596, 0, 848, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, sw_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->sw_minor), 23, -1, 0, -1, -1 },
-	{ 12605, 0, 856, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, sw_sub_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->sw_sub_minor), 24, -1, 0, -1, -1 },
-	{ 12618, 0, 864, 224, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info, reserved_864), 28, 25, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_mlx_general_info = {
-	.name = "MlxGeneralInfo",
-	.c_name = "mlx_general_info",
-	.desc = "Mellanox general information (IS4 and later)",
-	.size = 136,
-	.host_size = sizeof(struct ibstruct_mlx_general_info),
-	.mgmt_class = 10,
-	.attr_id = 23,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 26,
-	.fields = fields_mlx_general_info,
-	.nfields = 26,
-	.unpack = gen_unpack_mlx_general_info,
-	.pack = gen_pack_mlx_general_info,
-};
+IBSTRUCT_EXPORT int ibstruct_mlx_general_info_pack(const struct ibstruct_mlx_general_info *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_mlx_general_info")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_mlx_general_info_desc(void)
 {
-	return &desc_mlx_general_info;
+	return &ibs_descs[147];
 }
 
 static inline void ibs_unpack_mlx_general_info_is3(struct ibstruct_mlx_general_info_is3 *h, const uint8_t *p)
@@ -15513,7 +10466,7 @@ static inline int ibs_check_mlx_general_info_is3(const struct ibstruct_mlx_gener
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mlx_general_info_is3_unpack(struct ibstruct_mlx_general_info_is3 *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_mlx_general_info_is3(struct ibstruct_mlx_general_info_is3 *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -15523,7 +10476,10 @@ IBSTRUCT_EXPORT int ibstruct_mlx_general_info_is3_unpack(struct ibstruct_mlx_gen
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mlx_general_info_is3_pack(const struct ibstruct_mlx_general_info_is3 *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_mlx_general_info_is3_unpack(struct ibstruct_mlx_general_info_is3 *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_mlx_general_info_is3")));
+
+static __attribute__((noinline)) int gen_pack_mlx_general_info_is3(const struct ibstruct_mlx_general_info_is3 *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -15539,61 +10495,12 @@ IBSTRUCT_EXPORT int ibstruct_mlx_general_info_is3_pack(const struct ibstruct_mlx
 	return 0;
 }
 
-static int gen_unpack_mlx_general_info_is3(void *h, const void *buf, size_t len)
-{
-	return ibstruct_mlx_general_info_is3_unpack((struct ibstruct_mlx_general_info_is3 *)h, buf, len);
-}
-
-static int gen_pack_mlx_general_info_is3(const void *h, void *buf, size_t len)
-{
-	return ibstruct_mlx_general_info_is3_pack((const struct ibstruct_mlx_general_info_is3 *)h, buf, len);
-}
-
-static const struct ibs_field fields_mlx_general_info_is3[] = {
-	{ 57, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, reserved_0), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 12330, 12342, 64, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, hw_revision), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->hw_revision), 1, -1, 0, -1, -1 },
-	{ 12353, 12363, 80, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, device_id), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->device_id), 2, -1, 0, -1, -1 },
-	{ 2260, 0, 96, 192, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, reserved_96), 24, 3, -1, IBS_F_RESERVED, -1, -1 },
-	{ 12373, 12380, 288, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, uptime), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->uptime), 4, -1, 0, -1, -1 },
-	{ 12390, 0, 320, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, reserved_320), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->reserved_320), 5, -1, IBS_F_RESERVED, -1, -1 },
-	{ 12403, 0, 328, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, fw_major), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_major), 6, -1, 0, -1, -1 },
-	{ 12412, 0, 336, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, fw_minor), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_minor), 7, -1, 0, -1, -1 },
-	{ 12421, 0, 344, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, fw_sub_minor), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_sub_minor), 8, -1, 0, -1, -1 },
-	{ 12434, 12434, 352, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, fw_build_id), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_build_id), 9, -1, 0, -1, -1 },
-	{ 12446, 0, 384, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, fw_month), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_month), 10, -1, 0, -1, -1 },
-	{ 12455, 0, 392, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, fw_day), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_day), 11, -1, 0, -1, -1 },
-	{ 12462, 0, 400, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, fw_year), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_year), 12, -1, 0, -1, -1 },
-	{ 4199, 0, 416, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, reserved_416), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->reserved_416), 13, -1, IBS_F_RESERVED, -1, -1 },
-	{ 12470, 0, 432, 16, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_general_info_is3, fw_hour), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_hour), 14, -1, 0, -1, -1 },
-	{ 12478, 12478, 448, 128, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, fw_psid), 16, 15, -1, 0, -1, -1 },
-	{ 12486, 12507, 576, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, offsetof(struct ibstruct_mlx_general_info_is3, fw_init_file_version), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_init_file_version), 16, -1, 0, -1, -1 },
-	{ 12631, 0, 608, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, reserved_608), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->reserved_608), 17, -1, IBS_F_RESERVED, -1, -1 },
-	{ 12587, 0, 616, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, sw_major), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->sw_major), 18, -1, 0, -1, -1 },
-	{ 12596, 0, 624, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, sw_minor), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->sw_minor), 19, -1, 0, -1, -1 },
-	{ 12605, 0, 632, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, sw_sub_minor), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->sw_sub_minor), 20, -1, 0, -1, -1 },
-	{ 7359, 0, 640, 224, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_general_info_is3, reserved_640), 28, 21, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_mlx_general_info_is3 = {
-	.name = "MlxGeneralInfoIS3",
-	.c_name = "mlx_general_info_is3",
-	.desc = "Mellanox general information (InfiniScale III)",
-	.size = 108,
-	.host_size = sizeof(struct ibstruct_mlx_general_info_is3),
-	.mgmt_class = 10,
-	.attr_id = -1,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 22,
-	.fields = fields_mlx_general_info_is3,
-	.nfields = 22,
-	.unpack = gen_unpack_mlx_general_info_is3,
-	.pack = gen_pack_mlx_general_info_is3,
-};
+IBSTRUCT_EXPORT int ibstruct_mlx_general_info_is3_pack(const struct ibstruct_mlx_general_info_is3 *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_mlx_general_info_is3")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_mlx_general_info_is3_desc(void)
 {
-	return &desc_mlx_general_info_is3;
+	return &ibs_descs[148];
 }
 
 static inline void ibs_unpack_mlx_config_space_record(struct ibstruct_mlx_config_space_record *h, const uint8_t *p)
@@ -15616,7 +10523,7 @@ static inline int ibs_check_mlx_config_space_record(const struct ibstruct_mlx_co
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mlx_config_space_record_unpack(struct ibstruct_mlx_config_space_record *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_mlx_config_space_record(struct ibstruct_mlx_config_space_record *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -15626,7 +10533,10 @@ IBSTRUCT_EXPORT int ibstruct_mlx_config_space_record_unpack(struct ibstruct_mlx_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mlx_config_space_record_pack(const struct ibstruct_mlx_config_space_record *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_mlx_config_space_record_unpack(struct ibstruct_mlx_config_space_record *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_mlx_config_space_record")));
+
+static __attribute__((noinline)) int gen_pack_mlx_config_space_record(const struct ibstruct_mlx_config_space_record *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -15642,42 +10552,12 @@ IBSTRUCT_EXPORT int ibstruct_mlx_config_space_record_pack(const struct ibstruct_
 	return 0;
 }
 
-static int gen_unpack_mlx_config_space_record(void *h, const void *buf, size_t len)
-{
-	return ibstruct_mlx_config_space_record_unpack((struct ibstruct_mlx_config_space_record *)h, buf, len);
-}
-
-static int gen_pack_mlx_config_space_record(const void *h, void *buf, size_t len)
-{
-	return ibstruct_mlx_config_space_record_pack((const struct ibstruct_mlx_config_space_record *)h, buf, len);
-}
-
-static const struct ibs_field fields_mlx_config_space_record[] = {
-	{ 12644, 0, 0, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_config_space_record, address), sizeof(((struct ibstruct_mlx_config_space_record *)0)->address), 0, -1, 0, -1, -1 },
-	{ 1606, 0, 32, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_config_space_record, data), sizeof(((struct ibstruct_mlx_config_space_record *)0)->data), 1, -1, 0, -1, -1 },
-	{ 12652, 0, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_config_space_record, mask), sizeof(((struct ibstruct_mlx_config_space_record *)0)->mask), 2, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_mlx_config_space_record = {
-	.name = "MlxConfigSpaceRecord",
-	.c_name = "mlx_config_space_record",
-	.desc = "Mellanox configuration space record",
-	.size = 12,
-	.host_size = sizeof(struct ibstruct_mlx_config_space_record),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 3,
-	.fields = fields_mlx_config_space_record,
-	.nfields = 3,
-	.unpack = gen_unpack_mlx_config_space_record,
-	.pack = gen_pack_mlx_config_space_record,
-};
+IBSTRUCT_EXPORT int ibstruct_mlx_config_space_record_pack(const struct ibstruct_mlx_config_space_record *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_mlx_config_space_record")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_mlx_config_space_record_desc(void)
 {
-	return &desc_mlx_config_space_record;
+	return &ibs_descs[149];
 }
 
 static inline void ibs_unpack_mlx_config_space_access(struct ibstruct_mlx_config_space_access *h, const uint8_t *p)
@@ -15702,7 +10582,7 @@ static inline int ibs_check_mlx_config_space_access(const struct ibstruct_mlx_co
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mlx_config_space_access_unpack(struct ibstruct_mlx_config_space_access *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_mlx_config_space_access(struct ibstruct_mlx_config_space_access *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -15712,7 +10592,10 @@ IBSTRUCT_EXPORT int ibstruct_mlx_config_space_access_unpack(struct ibstruct_mlx_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mlx_config_space_access_pack(const struct ibstruct_mlx_config_space_access *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_mlx_config_space_access_unpack(struct ibstruct_mlx_config_space_access *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_mlx_config_space_access")));
+
+static __attribute__((noinline)) int gen_pack_mlx_config_space_access(const struct ibstruct_mlx_config_space_access *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -15728,41 +10611,12 @@ IBSTRUCT_EXPORT int ibstruct_mlx_config_space_access_pack(const struct ibstruct_
 	return 0;
 }
 
-static int gen_unpack_mlx_config_space_access(void *h, const void *buf, size_t len)
-{
-	return ibstruct_mlx_config_space_access_unpack((struct ibstruct_mlx_config_space_access *)h, buf, len);
-}
-
-static int gen_pack_mlx_config_space_access(const void *h, void *buf, size_t len)
-{
-	return ibstruct_mlx_config_space_access_pack((const struct ibstruct_mlx_config_space_access *)h, buf, len);
-}
-
-static const struct ibs_field fields_mlx_config_space_access[] = {
-	{ 57, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_config_space_access, reserved_0), sizeof(((struct ibstruct_mlx_config_space_access *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 12657, 0, 64, 96, 18, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_config_space_access, record), sizeof(((struct ibstruct_mlx_config_space_access *)0)->record[0]), 1, -1, 0, -1, 149 },
-};
-
-static const struct ibstruct_desc desc_mlx_config_space_access = {
-	.name = "MlxConfigSpaceAccess",
-	.c_name = "mlx_config_space_access",
-	.desc = "Mellanox configuration space access (InfiniScale III)",
-	.size = 224,
-	.host_size = sizeof(struct ibstruct_mlx_config_space_access),
-	.mgmt_class = 10,
-	.attr_id = 80,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 55,
-	.fields = fields_mlx_config_space_access,
-	.nfields = 2,
-	.unpack = gen_unpack_mlx_config_space_access,
-	.pack = gen_pack_mlx_config_space_access,
-};
+IBSTRUCT_EXPORT int ibstruct_mlx_config_space_access_pack(const struct ibstruct_mlx_config_space_access *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_mlx_config_space_access")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_mlx_config_space_access_desc(void)
 {
-	return &desc_mlx_config_space_access;
+	return &ibs_descs[150];
 }
 
 static inline void ibs_unpack_mlx_counter_group_info(struct ibstruct_mlx_counter_group_info *h, const uint8_t *p)
@@ -15792,7 +10646,7 @@ static inline int ibs_check_mlx_counter_group_info(const struct ibstruct_mlx_cou
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mlx_counter_group_info_unpack(struct ibstruct_mlx_counter_group_info *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_mlx_counter_group_info(struct ibstruct_mlx_counter_group_info *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -15802,7 +10656,10 @@ IBSTRUCT_EXPORT int ibstruct_mlx_counter_group_info_unpack(struct ibstruct_mlx_c
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mlx_counter_group_info_pack(const struct ibstruct_mlx_counter_group_info *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_mlx_counter_group_info_unpack(struct ibstruct_mlx_counter_group_info *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_mlx_counter_group_info")));
+
+static __attribute__((noinline)) int gen_pack_mlx_counter_group_info(const struct ibstruct_mlx_counter_group_info *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -15818,43 +10675,12 @@ IBSTRUCT_EXPORT int ibstruct_mlx_counter_group_info_pack(const struct ibstruct_m
 	return 0;
 }
 
-static int gen_unpack_mlx_counter_group_info(void *h, const void *buf, size_t len)
-{
-	return ibstruct_mlx_counter_group_info_unpack((struct ibstruct_mlx_counter_group_info *)h, buf, len);
-}
-
-static int gen_pack_mlx_counter_group_info(const void *h, void *buf, size_t len)
-{
-	return ibstruct_mlx_counter_group_info_pack((const struct ibstruct_mlx_counter_group_info *)h, buf, len);
-}
-
-static const struct ibs_field fields_mlx_counter_group_info[] = {
-	{ 57, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_counter_group_info, reserved_0), sizeof(((struct ibstruct_mlx_counter_group_info *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5026, 0, 64, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_counter_group_info, reserved_64), sizeof(((struct ibstruct_mlx_counter_group_info *)0)->reserved_64), 1, -1, IBS_F_RESERVED, -1, -1 },
-	{ 12664, 0, 88, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_counter_group_info, num_of_counter_groups), sizeof(((struct ibstruct_mlx_counter_group_info *)0)->num_of_counter_groups), 2, -1, 0, -1, -1 },
-	{ 12686, 0, 96, 32, 2, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_mlx_counter_group_info, group_masks), sizeof(((struct ibstruct_mlx_counter_group_info *)0)->group_masks[0]), 3, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_mlx_counter_group_info = {
-	.name = "MlxCounterGroupInfo",
-	.c_name = "mlx_counter_group_info",
-	.desc = "Mellanox counter group information (IS4)",
-	.size = 20,
-	.host_size = sizeof(struct ibstruct_mlx_counter_group_info),
-	.mgmt_class = 10,
-	.attr_id = 144,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 5,
-	.fields = fields_mlx_counter_group_info,
-	.nfields = 4,
-	.unpack = gen_unpack_mlx_counter_group_info,
-	.pack = gen_pack_mlx_counter_group_info,
-};
+IBSTRUCT_EXPORT int ibstruct_mlx_counter_group_info_pack(const struct ibstruct_mlx_counter_group_info *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_mlx_counter_group_info")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_mlx_counter_group_info_desc(void)
 {
-	return &desc_mlx_counter_group_info;
+	return &ibs_descs[151];
 }
 
 static inline void ibs_unpack_mlx_counter_group_select(struct ibstruct_mlx_counter_group_select *h, const uint8_t *p)
@@ -15876,7 +10702,7 @@ static inline int ibs_check_mlx_counter_group_select(const struct ibstruct_mlx_c
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mlx_counter_group_select_unpack(struct ibstruct_mlx_counter_group_select *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_mlx_counter_group_select(struct ibstruct_mlx_counter_group_select *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -15886,7 +10712,10 @@ IBSTRUCT_EXPORT int ibstruct_mlx_counter_group_select_unpack(struct ibstruct_mlx
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mlx_counter_group_select_pack(const struct ibstruct_mlx_counter_group_select *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_mlx_counter_group_select_unpack(struct ibstruct_mlx_counter_group_select *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_mlx_counter_group_select")));
+
+static __attribute__((noinline)) int gen_pack_mlx_counter_group_select(const struct ibstruct_mlx_counter_group_select *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -15902,41 +10731,12 @@ IBSTRUCT_EXPORT int ibstruct_mlx_counter_group_select_pack(const struct ibstruct
 	return 0;
 }
 
-static int gen_unpack_mlx_counter_group_select(void *h, const void *buf, size_t len)
-{
-	return ibstruct_mlx_counter_group_select_unpack((struct ibstruct_mlx_counter_group_select *)h, buf, len);
-}
-
-static int gen_pack_mlx_counter_group_select(const void *h, void *buf, size_t len)
-{
-	return ibstruct_mlx_counter_group_select_pack((const struct ibstruct_mlx_counter_group_select *)h, buf, len);
-}
-
-static const struct ibs_field fields_mlx_counter_group_select[] = {
-	{ 57, 0, 0, 24, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_counter_group_select, reserved_0), sizeof(((struct ibstruct_mlx_counter_group_select *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 12698, 0, 24, 8, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_counter_group_select, group_select), sizeof(((struct ibstruct_mlx_counter_group_select *)0)->group_select), 1, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_mlx_counter_group_select = {
-	.name = "MlxCounterGroupSelect",
-	.c_name = "mlx_counter_group_select",
-	.desc = "Mellanox counter group selection",
-	.size = 4,
-	.host_size = sizeof(struct ibstruct_mlx_counter_group_select),
-	.mgmt_class = -1,
-	.attr_id = -1,
-	.methods = 0x00000000u,
-	.record = 0,
-	.ncm = 2,
-	.fields = fields_mlx_counter_group_select,
-	.nfields = 2,
-	.unpack = gen_unpack_mlx_counter_group_select,
-	.pack = gen_pack_mlx_counter_group_select,
-};
+IBSTRUCT_EXPORT int ibstruct_mlx_counter_group_select_pack(const struct ibstruct_mlx_counter_group_select *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_mlx_counter_group_select")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_mlx_counter_group_select_desc(void)
 {
-	return &desc_mlx_counter_group_select;
+	return &ibs_descs[152];
 }
 
 static inline void ibs_unpack_mlx_config_counter_group(struct ibstruct_mlx_config_counter_group *h, const uint8_t *p)
@@ -15966,7 +10766,7 @@ static inline int ibs_check_mlx_config_counter_group(const struct ibstruct_mlx_c
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mlx_config_counter_group_unpack(struct ibstruct_mlx_config_counter_group *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_mlx_config_counter_group(struct ibstruct_mlx_config_counter_group *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -15976,7 +10776,10 @@ IBSTRUCT_EXPORT int ibstruct_mlx_config_counter_group_unpack(struct ibstruct_mlx
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_mlx_config_counter_group_pack(const struct ibstruct_mlx_config_counter_group *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_mlx_config_counter_group_unpack(struct ibstruct_mlx_config_counter_group *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_mlx_config_counter_group")));
+
+static __attribute__((noinline)) int gen_pack_mlx_config_counter_group(const struct ibstruct_mlx_config_counter_group *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -15992,42 +10795,12 @@ IBSTRUCT_EXPORT int ibstruct_mlx_config_counter_group_pack(const struct ibstruct
 	return 0;
 }
 
-static int gen_unpack_mlx_config_counter_group(void *h, const void *buf, size_t len)
-{
-	return ibstruct_mlx_config_counter_group_unpack((struct ibstruct_mlx_config_counter_group *)h, buf, len);
-}
-
-static int gen_pack_mlx_config_counter_group(const void *h, void *buf, size_t len)
-{
-	return ibstruct_mlx_config_counter_group_pack((const struct ibstruct_mlx_config_counter_group *)h, buf, len);
-}
-
-static const struct ibs_field fields_mlx_config_counter_group[] = {
-	{ 57, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_config_counter_group, reserved_0), sizeof(((struct ibstruct_mlx_config_counter_group *)0)->reserved_0), 0, -1, IBS_F_RESERVED, -1, -1 },
-	{ 5026, 0, 64, 32, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_config_counter_group, reserved_64), sizeof(((struct ibstruct_mlx_config_counter_group *)0)->reserved_64), 1, -1, IBS_F_RESERVED, -1, -1 },
-	{ 12711, 0, 96, 32, 2, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, offsetof(struct ibstruct_mlx_config_counter_group, group_selects), sizeof(((struct ibstruct_mlx_config_counter_group *)0)->group_selects[0]), 2, -1, 0, -1, 152 },
-};
-
-static const struct ibstruct_desc desc_mlx_config_counter_group = {
-	.name = "MlxConfigCounterGroup",
-	.c_name = "mlx_config_counter_group",
-	.desc = "Mellanox counter group configuration (IS4)",
-	.size = 20,
-	.host_size = sizeof(struct ibstruct_mlx_config_counter_group),
-	.mgmt_class = 10,
-	.attr_id = 145,
-	.methods = 0x00000006u,
-	.record = 0,
-	.ncm = 6,
-	.fields = fields_mlx_config_counter_group,
-	.nfields = 3,
-	.unpack = gen_unpack_mlx_config_counter_group,
-	.pack = gen_pack_mlx_config_counter_group,
-};
+IBSTRUCT_EXPORT int ibstruct_mlx_config_counter_group_pack(const struct ibstruct_mlx_config_counter_group *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_mlx_config_counter_group")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_mlx_config_counter_group_desc(void)
 {
-	return &desc_mlx_config_counter_group;
+	return &ibs_descs[153];
 }
 
 static inline void ibs_unpack_ofa_ping_data(struct ibstruct_ofa_ping_data *h, const uint8_t *p)
@@ -16046,7 +10819,7 @@ static inline int ibs_check_ofa_ping_data(const struct ibstruct_ofa_ping_data *h
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_ofa_ping_data_unpack(struct ibstruct_ofa_ping_data *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_ofa_ping_data(struct ibstruct_ofa_ping_data *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -16056,7 +10829,10 @@ IBSTRUCT_EXPORT int ibstruct_ofa_ping_data_unpack(struct ibstruct_ofa_ping_data 
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_ofa_ping_data_pack(const struct ibstruct_ofa_ping_data *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_ofa_ping_data_unpack(struct ibstruct_ofa_ping_data *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_ofa_ping_data")));
+
+static __attribute__((noinline)) int gen_pack_ofa_ping_data(const struct ibstruct_ofa_ping_data *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -16072,40 +10848,12 @@ IBSTRUCT_EXPORT int ibstruct_ofa_ping_data_pack(const struct ibstruct_ofa_ping_d
 	return 0;
 }
 
-static int gen_unpack_ofa_ping_data(void *h, const void *buf, size_t len)
-{
-	return ibstruct_ofa_ping_data_unpack((struct ibstruct_ofa_ping_data *)h, buf, len);
-}
-
-static int gen_pack_ofa_ping_data(const void *h, void *buf, size_t len)
-{
-	return ibstruct_ofa_ping_data_pack((const struct ibstruct_ofa_ping_data *)h, buf, len);
-}
-
-static const struct ibs_field fields_ofa_ping_data[] = {
-	{ 12725, 0, 0, 1728, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ofa_ping_data, hostname), 216, 0, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_ofa_ping_data = {
-	.name = "OFAPingData",
-	.c_name = "ofa_ping_data",
-	.desc = "ibping reply: host and domain name",
-	.size = 216,
-	.host_size = sizeof(struct ibstruct_ofa_ping_data),
-	.mgmt_class = 50,
-	.attr_id = 0,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 1,
-	.fields = fields_ofa_ping_data,
-	.nfields = 1,
-	.unpack = gen_unpack_ofa_ping_data,
-	.pack = gen_pack_ofa_ping_data,
-};
+IBSTRUCT_EXPORT int ibstruct_ofa_ping_data_pack(const struct ibstruct_ofa_ping_data *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_ofa_ping_data")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_ofa_ping_data_desc(void)
 {
-	return &desc_ofa_ping_data;
+	return &ibs_descs[154];
 }
 
 static inline void ibs_unpack_ofa_sys_stat_ping(struct ibstruct_ofa_sys_stat_ping *h, const uint8_t *p)
@@ -16126,7 +10874,7 @@ static inline int ibs_check_ofa_sys_stat_ping(const struct ibstruct_ofa_sys_stat
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_ofa_sys_stat_ping_unpack(struct ibstruct_ofa_sys_stat_ping *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_ofa_sys_stat_ping(struct ibstruct_ofa_sys_stat_ping *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -16136,7 +10884,10 @@ IBSTRUCT_EXPORT int ibstruct_ofa_sys_stat_ping_unpack(struct ibstruct_ofa_sys_st
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_ofa_sys_stat_ping_pack(const struct ibstruct_ofa_sys_stat_ping *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_ofa_sys_stat_ping_unpack(struct ibstruct_ofa_sys_stat_ping *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_ofa_sys_stat_ping")));
+
+static __attribute__((noinline)) int gen_pack_ofa_sys_stat_ping(const struct ibstruct_ofa_sys_stat_ping *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -16152,41 +10903,12 @@ IBSTRUCT_EXPORT int ibstruct_ofa_sys_stat_ping_pack(const struct ibstruct_ofa_sy
 	return 0;
 }
 
-static int gen_unpack_ofa_sys_stat_ping(void *h, const void *buf, size_t len)
-{
-	return ibstruct_ofa_sys_stat_ping_unpack((struct ibstruct_ofa_sys_stat_ping *)h, buf, len);
-}
-
-static int gen_pack_ofa_sys_stat_ping(const void *h, void *buf, size_t len)
-{
-	return ibstruct_ofa_sys_stat_ping_pack((const struct ibstruct_ofa_sys_stat_ping *)h, buf, len);
-}
-
-static const struct ibs_field fields_ofa_sys_stat_ping[] = {
-	{ 12734, 0, 0, 64, 1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, offsetof(struct ibstruct_ofa_sys_stat_ping, cookie), sizeof(((struct ibstruct_ofa_sys_stat_ping *)0)->cookie), 0, -1, 0, -1, -1 },
-	{ 5026, 0, 64, 1664, 1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ofa_sys_stat_ping, reserved_64), 208, 1, -1, IBS_F_RESERVED, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_ofa_sys_stat_ping = {
-	.name = "OFASysStatPing",
-	.c_name = "ofa_sys_stat_ping",
-	.desc = "sysstat ping (no data)",
-	.size = 216,
-	.host_size = sizeof(struct ibstruct_ofa_sys_stat_ping),
-	.mgmt_class = 51,
-	.attr_id = 16,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 2,
-	.fields = fields_ofa_sys_stat_ping,
-	.nfields = 2,
-	.unpack = gen_unpack_ofa_sys_stat_ping,
-	.pack = gen_pack_ofa_sys_stat_ping,
-};
+IBSTRUCT_EXPORT int ibstruct_ofa_sys_stat_ping_pack(const struct ibstruct_ofa_sys_stat_ping *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_ofa_sys_stat_ping")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_ofa_sys_stat_ping_desc(void)
 {
-	return &desc_ofa_sys_stat_ping;
+	return &ibs_descs[155];
 }
 
 static inline void ibs_unpack_ofa_sys_stat_host_info(struct ibstruct_ofa_sys_stat_host_info *h, const uint8_t *p)
@@ -16205,7 +10927,7 @@ static inline int ibs_check_ofa_sys_stat_host_info(const struct ibstruct_ofa_sys
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_ofa_sys_stat_host_info_unpack(struct ibstruct_ofa_sys_stat_host_info *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_ofa_sys_stat_host_info(struct ibstruct_ofa_sys_stat_host_info *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -16215,7 +10937,10 @@ IBSTRUCT_EXPORT int ibstruct_ofa_sys_stat_host_info_unpack(struct ibstruct_ofa_s
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_ofa_sys_stat_host_info_pack(const struct ibstruct_ofa_sys_stat_host_info *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_ofa_sys_stat_host_info_unpack(struct ibstruct_ofa_sys_stat_host_info *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_ofa_sys_stat_host_info")));
+
+static __attribute__((noinline)) int gen_pack_ofa_sys_stat_host_info(const struct ibstruct_ofa_sys_stat_host_info *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -16231,40 +10956,12 @@ IBSTRUCT_EXPORT int ibstruct_ofa_sys_stat_host_info_pack(const struct ibstruct_o
 	return 0;
 }
 
-static int gen_unpack_ofa_sys_stat_host_info(void *h, const void *buf, size_t len)
-{
-	return ibstruct_ofa_sys_stat_host_info_unpack((struct ibstruct_ofa_sys_stat_host_info *)h, buf, len);
-}
-
-static int gen_pack_ofa_sys_stat_host_info(const void *h, void *buf, size_t len)
-{
-	return ibstruct_ofa_sys_stat_host_info_pack((const struct ibstruct_ofa_sys_stat_host_info *)h, buf, len);
-}
-
-static const struct ibs_field fields_ofa_sys_stat_host_info[] = {
-	{ 12741, 0, 0, 1728, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ofa_sys_stat_host_info, data_str), 216, 0, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_ofa_sys_stat_host_info = {
-	.name = "OFASysStatHostInfo",
-	.c_name = "ofa_sys_stat_host_info",
-	.desc = "sysstat host and domain name",
-	.size = 216,
-	.host_size = sizeof(struct ibstruct_ofa_sys_stat_host_info),
-	.mgmt_class = 51,
-	.attr_id = 17,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 1,
-	.fields = fields_ofa_sys_stat_host_info,
-	.nfields = 1,
-	.unpack = gen_unpack_ofa_sys_stat_host_info,
-	.pack = gen_pack_ofa_sys_stat_host_info,
-};
+IBSTRUCT_EXPORT int ibstruct_ofa_sys_stat_host_info_pack(const struct ibstruct_ofa_sys_stat_host_info *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_ofa_sys_stat_host_info")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_ofa_sys_stat_host_info_desc(void)
 {
-	return &desc_ofa_sys_stat_host_info;
+	return &ibs_descs[156];
 }
 
 static inline void ibs_unpack_ofa_sys_stat_cpu_info(struct ibstruct_ofa_sys_stat_cpu_info *h, const uint8_t *p)
@@ -16283,7 +10980,7 @@ static inline int ibs_check_ofa_sys_stat_cpu_info(const struct ibstruct_ofa_sys_
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_ofa_sys_stat_cpu_info_unpack(struct ibstruct_ofa_sys_stat_cpu_info *h, const void *buf, size_t len)
+static __attribute__((noinline)) int gen_unpack_ofa_sys_stat_cpu_info(struct ibstruct_ofa_sys_stat_cpu_info *h, const void *buf, size_t len)
 {
 	if (!h || !buf)
 		return -EINVAL;
@@ -16293,7 +10990,10 @@ IBSTRUCT_EXPORT int ibstruct_ofa_sys_stat_cpu_info_unpack(struct ibstruct_ofa_sy
 	return 0;
 }
 
-IBSTRUCT_EXPORT int ibstruct_ofa_sys_stat_cpu_info_pack(const struct ibstruct_ofa_sys_stat_cpu_info *h, void *buf, size_t len)
+IBSTRUCT_EXPORT int ibstruct_ofa_sys_stat_cpu_info_unpack(struct ibstruct_ofa_sys_stat_cpu_info *h, const void *buf, size_t len)
+	__attribute__((alias("gen_unpack_ofa_sys_stat_cpu_info")));
+
+static __attribute__((noinline)) int gen_pack_ofa_sys_stat_cpu_info(const struct ibstruct_ofa_sys_stat_cpu_info *h, void *buf, size_t len)
 {
 	int rc;
 
@@ -16309,50 +11009,4544 @@ IBSTRUCT_EXPORT int ibstruct_ofa_sys_stat_cpu_info_pack(const struct ibstruct_of
 	return 0;
 }
 
-static int gen_unpack_ofa_sys_stat_cpu_info(void *h, const void *buf, size_t len)
-{
-	return ibstruct_ofa_sys_stat_cpu_info_unpack((struct ibstruct_ofa_sys_stat_cpu_info *)h, buf, len);
-}
-
-static int gen_pack_ofa_sys_stat_cpu_info(const void *h, void *buf, size_t len)
-{
-	return ibstruct_ofa_sys_stat_cpu_info_pack((const struct ibstruct_ofa_sys_stat_cpu_info *)h, buf, len);
-}
-
-static const struct ibs_field fields_ofa_sys_stat_cpu_info[] = {
-	{ 12741, 0, 0, 1728, 1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, offsetof(struct ibstruct_ofa_sys_stat_cpu_info, data_str), 216, 0, -1, 0, -1, -1 },
-};
-
-static const struct ibstruct_desc desc_ofa_sys_stat_cpu_info = {
-	.name = "OFASysStatCPUInfo",
-	.c_name = "ofa_sys_stat_cpu_info",
-	.desc = "sysstat CPU models and clock rates",
-	.size = 216,
-	.host_size = sizeof(struct ibstruct_ofa_sys_stat_cpu_info),
-	.mgmt_class = 51,
-	.attr_id = 18,
-	.methods = 0x00000002u,
-	.record = 0,
-	.ncm = 1,
-	.fields = fields_ofa_sys_stat_cpu_info,
-	.nfields = 1,
-	.unpack = gen_unpack_ofa_sys_stat_cpu_info,
-	.pack = gen_pack_ofa_sys_stat_cpu_info,
-};
+IBSTRUCT_EXPORT int ibstruct_ofa_sys_stat_cpu_info_pack(const struct ibstruct_ofa_sys_stat_cpu_info *h, void *buf, size_t len)
+	__attribute__((alias("gen_pack_ofa_sys_stat_cpu_info")));
 
 IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_ofa_sys_stat_cpu_info_desc(void)
 {
-	return &desc_ofa_sys_stat_cpu_info;
+	return &ibs_descs[157];
 }
 
-/* Field names and display names (struct ibs_field holds offsets into this). */
+/* ibstruct_unpack()/ibstruct_pack() of the struct ibs_descs[index] */
+int ibs_unpack_at(unsigned index, void *host, const void *buf, size_t len)
+{
+	switch (index) {
+	case 0:
+		return gen_unpack_hdr_lrh(host, buf, len);
+	case 1:
+		return gen_unpack_hdr_rwh(host, buf, len);
+	case 2:
+		return gen_unpack_hdr_flow_control(host, buf, len);
+	case 3:
+		return gen_unpack_hdr_grh(host, buf, len);
+	case 4:
+		return gen_unpack_hdr_bth(host, buf, len);
+	case 5:
+		return gen_unpack_hdr_rdeth(host, buf, len);
+	case 6:
+		return gen_unpack_hdr_deth(host, buf, len);
+	case 7:
+		return gen_unpack_hdr_xrceth(host, buf, len);
+	case 8:
+		return gen_unpack_hdr_reth(host, buf, len);
+	case 9:
+		return gen_unpack_hdr_atomic_eth(host, buf, len);
+	case 10:
+		return gen_unpack_hdr_aeth(host, buf, len);
+	case 11:
+		return gen_unpack_hdr_atomic_ack_eth(host, buf, len);
+	case 12:
+		return gen_unpack_hdr_imm_dt(host, buf, len);
+	case 13:
+		return gen_unpack_hdr_ieth(host, buf, len);
+	case 14:
+		return gen_unpack_mad_header(host, buf, len);
+	case 15:
+		return gen_unpack_mad_header_split(host, buf, len);
+	case 16:
+		return gen_unpack_mad_header_directed(host, buf, len);
+	case 17:
+		return gen_unpack_gid_parts(host, buf, len);
+	case 18:
+		return gen_unpack_mad_class_port_info(host, buf, len);
+	case 19:
+		return gen_unpack_mad_notice(host, buf, len);
+	case 20:
+		return gen_unpack_mad_inform_info(host, buf, len);
+	case 21:
+		return gen_unpack_rmpp_header(host, buf, len);
+	case 22:
+		return gen_unpack_rmpp_short_header(host, buf, len);
+	case 23:
+		return gen_unpack_rmpp_data(host, buf, len);
+	case 24:
+		return gen_unpack_rmpp_ack(host, buf, len);
+	case 25:
+		return gen_unpack_rmpp_abort(host, buf, len);
+	case 26:
+		return gen_unpack_rmpp_stop(host, buf, len);
+	case 27:
+		return gen_unpack_smp_format(host, buf, len);
+	case 28:
+		return gen_unpack_smp_format_directed(host, buf, len);
+	case 29:
+		return gen_unpack_smp_notice(host, buf, len);
+	case 30:
+		return gen_unpack_smp_notice_trap64_data_details(host, buf, len);
+	case 31:
+		return gen_unpack_smp_notice_trap128_data_details(host, buf, len);
+	case 32:
+		return gen_unpack_smp_notice_trap129_data_details(host, buf, len);
+	case 33:
+		return gen_unpack_smp_notice_trap144_data_details(host, buf, len);
+	case 34:
+		return gen_unpack_smp_notice_trap145_data_details(host, buf, len);
+	case 35:
+		return gen_unpack_smp_notice_trap256_data_details(host, buf, len);
+	case 36:
+		return gen_unpack_smp_notice_trap257_data_details(host, buf, len);
+	case 37:
+		return gen_unpack_smp_notice_trap259_data_details(host, buf, len);
+	case 38:
+		return gen_unpack_smp_node_description(host, buf, len);
+	case 39:
+		return gen_unpack_smp_node_info(host, buf, len);
+	case 40:
+		return gen_unpack_smp_switch_info(host, buf, len);
+	case 41:
+		return gen_unpack_smp_guid_info(host, buf, len);
+	case 42:
+		return gen_unpack_smp_port_info(host, buf, len);
+	case 43:
+		return gen_unpack_smp_pkey_table(host, buf, len);
+	case 44:
+		return gen_unpack_smp_sl2vl_mapping_table(host, buf, len);
+	case 45:
+		return gen_unpack_smp_vlarb_table(host, buf, len);
+	case 46:
+		return gen_unpack_smp_linear_forwarding_table(host, buf, len);
+	case 47:
+		return gen_unpack_smp_lid_port_block(host, buf, len);
+	case 48:
+		return gen_unpack_smp_random_forwarding_table(host, buf, len);
+	case 49:
+		return gen_unpack_smp_multicast_forwarding_table(host, buf, len);
+	case 50:
+		return gen_unpack_smp_sm_info(host, buf, len);
+	case 51:
+		return gen_unpack_smp_vendor_diag(host, buf, len);
+	case 52:
+		return gen_unpack_smp_led_info(host, buf, len);
+	case 53:
+		return gen_unpack_smp_port_info_extended(host, buf, len);
+	case 54:
+		return gen_unpack_mlnx_ext_port_info(host, buf, len);
+	case 55:
+		return gen_unpack_sa_header(host, buf, len);
+	case 56:
+		return gen_unpack_sa_format(host, buf, len);
+	case 57:
+		return gen_unpack_sa_node_record(host, buf, len);
+	case 58:
+		return gen_unpack_sa_port_info_record(host, buf, len);
+	case 59:
+		return gen_unpack_sa_sl2vl_mapping_table_record(host, buf, len);
+	case 60:
+		return gen_unpack_sa_switch_info_record(host, buf, len);
+	case 61:
+		return gen_unpack_sa_linear_forwarding_table_record(host, buf, len);
+	case 62:
+		return gen_unpack_sa_random_forwarding_table_record(host, buf, len);
+	case 63:
+		return gen_unpack_sa_multicast_forwarding_table_record(host, buf, len);
+	case 64:
+		return gen_unpack_sa_vlarb_table_record(host, buf, len);
+	case 65:
+		return gen_unpack_sa_sm_info_record(host, buf, len);
+	case 66:
+		return gen_unpack_sa_pkey_table_record(host, buf, len);
+	case 67:
+		return gen_unpack_sa_inform_info_record(host, buf, len);
+	case 68:
+		return gen_unpack_sa_link_record(host, buf, len);
+	case 69:
+		return gen_unpack_sa_guid_info_record(host, buf, len);
+	case 70:
+		return gen_unpack_sa_service_record(host, buf, len);
+	case 71:
+		return gen_unpack_sa_service_record_data(host, buf, len);
+	case 72:
+		return gen_unpack_ats_service_data(host, buf, len);
+	case 73:
+		return gen_unpack_sa_path_record(host, buf, len);
+	case 74:
+		return gen_unpack_sa_mcmember_record(host, buf, len);
+	case 75:
+		return gen_unpack_sa_trace_record(host, buf, len);
+	case 76:
+		return gen_unpack_sa_multi_path_record(host, buf, len);
+	case 77:
+		return gen_unpack_sa_service_association_record(host, buf, len);
+	case 78:
+		return gen_unpack_pm_format(host, buf, len);
+	case 79:
+		return gen_unpack_pm_port_samples_ctl(host, buf, len);
+	case 80:
+		return gen_unpack_pm_port_samples_res(host, buf, len);
+	case 81:
+		return gen_unpack_pm_port_counters(host, buf, len);
+	case 82:
+		return gen_unpack_pm_port_rcv_error_details(host, buf, len);
+	case 83:
+		return gen_unpack_pm_port_xmit_discard_details(host, buf, len);
+	case 84:
+		return gen_unpack_pm_port_op_rcv_counters(host, buf, len);
+	case 85:
+		return gen_unpack_pm_port_flow_ctl_counters(host, buf, len);
+	case 86:
+		return gen_unpack_pm_port_vl_op_packets(host, buf, len);
+	case 87:
+		return gen_unpack_pm_port_vl_op_data(host, buf, len);
+	case 88:
+		return gen_unpack_pm_port_vl_xmit_flow_ctl_update_errors(host, buf, len);
+	case 89:
+		return gen_unpack_pm_port_vl_xmit_wait_counters(host, buf, len);
+	case 90:
+		return gen_unpack_pm_sw_port_vl_congestion(host, buf, len);
+	case 91:
+		return gen_unpack_pm_port_samples_res_ext(host, buf, len);
+	case 92:
+		return gen_unpack_pm_port_counters_ext(host, buf, len);
+	case 93:
+		return gen_unpack_pm_port_extended_speeds_counters(host, buf, len);
+	case 94:
+		return gen_unpack_pm_port_extended_speeds_counters_rsfec(host, buf, len);
+	case 95:
+		return gen_unpack_pm_port_rcv_con_ctrl(host, buf, len);
+	case 96:
+		return gen_unpack_pm_port_sl_rcv_fecn(host, buf, len);
+	case 97:
+		return gen_unpack_pm_port_sl_rcv_becn(host, buf, len);
+	case 98:
+		return gen_unpack_pm_port_xmit_con_ctrl(host, buf, len);
+	case 99:
+		return gen_unpack_pm_port_vl_xmit_time_cong(host, buf, len);
+	case 100:
+		return gen_unpack_pm_port_xmit_data_sl(host, buf, len);
+	case 101:
+		return gen_unpack_pm_port_rcv_data_sl(host, buf, len);
+	case 102:
+		return gen_unpack_dm_format(host, buf, len);
+	case 103:
+		return gen_unpack_dm_service_entry(host, buf, len);
+	case 104:
+		return gen_unpack_dm_io_unit_info(host, buf, len);
+	case 105:
+		return gen_unpack_dm_io_controller_profile(host, buf, len);
+	case 106:
+		return gen_unpack_dm_service_entries(host, buf, len);
+	case 107:
+		return gen_unpack_dm_diagnostic_timeout(host, buf, len);
+	case 108:
+		return gen_unpack_dm_prepare_to_test(host, buf, len);
+	case 109:
+		return gen_unpack_dm_test_device_once(host, buf, len);
+	case 110:
+		return gen_unpack_dm_test_device_loop(host, buf, len);
+	case 111:
+		return gen_unpack_dm_diag_code(host, buf, len);
+	case 112:
+		return gen_unpack_cm_format(host, buf, len);
+	case 113:
+		return gen_unpack_cm_path(host, buf, len);
+	case 114:
+		return gen_unpack_cm_req(host, buf, len);
+	case 115:
+		return gen_unpack_cm_mra(host, buf, len);
+	case 116:
+		return gen_unpack_cm_rej(host, buf, len);
+	case 117:
+		return gen_unpack_cm_rep(host, buf, len);
+	case 118:
+		return gen_unpack_cm_rtu(host, buf, len);
+	case 119:
+		return gen_unpack_cm_dreq(host, buf, len);
+	case 120:
+		return gen_unpack_cm_drep(host, buf, len);
+	case 121:
+		return gen_unpack_cm_lap(host, buf, len);
+	case 122:
+		return gen_unpack_cm_apr(host, buf, len);
+	case 123:
+		return gen_unpack_cm_sidr_req(host, buf, len);
+	case 124:
+		return gen_unpack_cm_sidr_rep(host, buf, len);
+	case 125:
+		return gen_unpack_snmp_format(host, buf, len);
+	case 126:
+		return gen_unpack_snmp_community_info(host, buf, len);
+	case 127:
+		return gen_unpack_snmp_pdu_info(host, buf, len);
+	case 128:
+		return gen_unpack_cc_format(host, buf, len);
+	case 129:
+		return gen_unpack_cc_log_format(host, buf, len);
+	case 130:
+		return gen_unpack_cc_congestion_info(host, buf, len);
+	case 131:
+		return gen_unpack_cc_congestion_key_info(host, buf, len);
+	case 132:
+		return gen_unpack_cc_congestion_log_entry_switch(host, buf, len);
+	case 133:
+		return gen_unpack_cc_congestion_log_entry_ca(host, buf, len);
+	case 134:
+		return gen_unpack_cc_congestion_log_switch(host, buf, len);
+	case 135:
+		return gen_unpack_cc_congestion_log_ca(host, buf, len);
+	case 136:
+		return gen_unpack_cc_switch_congestion_setting(host, buf, len);
+	case 137:
+		return gen_unpack_cc_switch_port_congestion_setting_element(host, buf, len);
+	case 138:
+		return gen_unpack_cc_switch_port_congestion_setting(host, buf, len);
+	case 139:
+		return gen_unpack_cc_ca_congestion_entry(host, buf, len);
+	case 140:
+		return gen_unpack_cc_ca_congestion_setting(host, buf, len);
+	case 141:
+		return gen_unpack_cc_congestion_control_table_entry(host, buf, len);
+	case 142:
+		return gen_unpack_cc_congestion_control_table(host, buf, len);
+	case 143:
+		return gen_unpack_cc_timestamp(host, buf, len);
+	case 144:
+		return gen_unpack_vend_format(host, buf, len);
+	case 145:
+		return gen_unpack_vend_oui_format(host, buf, len);
+	case 146:
+		return gen_unpack_bm_format(host, buf, len);
+	case 147:
+		return gen_unpack_mlx_general_info(host, buf, len);
+	case 148:
+		return gen_unpack_mlx_general_info_is3(host, buf, len);
+	case 149:
+		return gen_unpack_mlx_config_space_record(host, buf, len);
+	case 150:
+		return gen_unpack_mlx_config_space_access(host, buf, len);
+	case 151:
+		return gen_unpack_mlx_counter_group_info(host, buf, len);
+	case 152:
+		return gen_unpack_mlx_counter_group_select(host, buf, len);
+	case 153:
+		return gen_unpack_mlx_config_counter_group(host, buf, len);
+	case 154:
+		return gen_unpack_ofa_ping_data(host, buf, len);
+	case 155:
+		return gen_unpack_ofa_sys_stat_ping(host, buf, len);
+	case 156:
+		return gen_unpack_ofa_sys_stat_host_info(host, buf, len);
+	case 157:
+		return gen_unpack_ofa_sys_stat_cpu_info(host, buf, len);
+	}
+	return -EINVAL;
+}
+
+int ibs_pack_at(unsigned index, const void *host, void *buf, size_t len)
+{
+	switch (index) {
+	case 0:
+		return gen_pack_hdr_lrh(host, buf, len);
+	case 1:
+		return gen_pack_hdr_rwh(host, buf, len);
+	case 2:
+		return gen_pack_hdr_flow_control(host, buf, len);
+	case 3:
+		return gen_pack_hdr_grh(host, buf, len);
+	case 4:
+		return gen_pack_hdr_bth(host, buf, len);
+	case 5:
+		return gen_pack_hdr_rdeth(host, buf, len);
+	case 6:
+		return gen_pack_hdr_deth(host, buf, len);
+	case 7:
+		return gen_pack_hdr_xrceth(host, buf, len);
+	case 8:
+		return gen_pack_hdr_reth(host, buf, len);
+	case 9:
+		return gen_pack_hdr_atomic_eth(host, buf, len);
+	case 10:
+		return gen_pack_hdr_aeth(host, buf, len);
+	case 11:
+		return gen_pack_hdr_atomic_ack_eth(host, buf, len);
+	case 12:
+		return gen_pack_hdr_imm_dt(host, buf, len);
+	case 13:
+		return gen_pack_hdr_ieth(host, buf, len);
+	case 14:
+		return gen_pack_mad_header(host, buf, len);
+	case 15:
+		return gen_pack_mad_header_split(host, buf, len);
+	case 16:
+		return gen_pack_mad_header_directed(host, buf, len);
+	case 17:
+		return gen_pack_gid_parts(host, buf, len);
+	case 18:
+		return gen_pack_mad_class_port_info(host, buf, len);
+	case 19:
+		return gen_pack_mad_notice(host, buf, len);
+	case 20:
+		return gen_pack_mad_inform_info(host, buf, len);
+	case 21:
+		return gen_pack_rmpp_header(host, buf, len);
+	case 22:
+		return gen_pack_rmpp_short_header(host, buf, len);
+	case 23:
+		return gen_pack_rmpp_data(host, buf, len);
+	case 24:
+		return gen_pack_rmpp_ack(host, buf, len);
+	case 25:
+		return gen_pack_rmpp_abort(host, buf, len);
+	case 26:
+		return gen_pack_rmpp_stop(host, buf, len);
+	case 27:
+		return gen_pack_smp_format(host, buf, len);
+	case 28:
+		return gen_pack_smp_format_directed(host, buf, len);
+	case 29:
+		return gen_pack_smp_notice(host, buf, len);
+	case 30:
+		return gen_pack_smp_notice_trap64_data_details(host, buf, len);
+	case 31:
+		return gen_pack_smp_notice_trap128_data_details(host, buf, len);
+	case 32:
+		return gen_pack_smp_notice_trap129_data_details(host, buf, len);
+	case 33:
+		return gen_pack_smp_notice_trap144_data_details(host, buf, len);
+	case 34:
+		return gen_pack_smp_notice_trap145_data_details(host, buf, len);
+	case 35:
+		return gen_pack_smp_notice_trap256_data_details(host, buf, len);
+	case 36:
+		return gen_pack_smp_notice_trap257_data_details(host, buf, len);
+	case 37:
+		return gen_pack_smp_notice_trap259_data_details(host, buf, len);
+	case 38:
+		return gen_pack_smp_node_description(host, buf, len);
+	case 39:
+		return gen_pack_smp_node_info(host, buf, len);
+	case 40:
+		return gen_pack_smp_switch_info(host, buf, len);
+	case 41:
+		return gen_pack_smp_guid_info(host, buf, len);
+	case 42:
+		return gen_pack_smp_port_info(host, buf, len);
+	case 43:
+		return gen_pack_smp_pkey_table(host, buf, len);
+	case 44:
+		return gen_pack_smp_sl2vl_mapping_table(host, buf, len);
+	case 45:
+		return gen_pack_smp_vlarb_table(host, buf, len);
+	case 46:
+		return gen_pack_smp_linear_forwarding_table(host, buf, len);
+	case 47:
+		return gen_pack_smp_lid_port_block(host, buf, len);
+	case 48:
+		return gen_pack_smp_random_forwarding_table(host, buf, len);
+	case 49:
+		return gen_pack_smp_multicast_forwarding_table(host, buf, len);
+	case 50:
+		return gen_pack_smp_sm_info(host, buf, len);
+	case 51:
+		return gen_pack_smp_vendor_diag(host, buf, len);
+	case 52:
+		return gen_pack_smp_led_info(host, buf, len);
+	case 53:
+		return gen_pack_smp_port_info_extended(host, buf, len);
+	case 54:
+		return gen_pack_mlnx_ext_port_info(host, buf, len);
+	case 55:
+		return gen_pack_sa_header(host, buf, len);
+	case 56:
+		return gen_pack_sa_format(host, buf, len);
+	case 57:
+		return gen_pack_sa_node_record(host, buf, len);
+	case 58:
+		return gen_pack_sa_port_info_record(host, buf, len);
+	case 59:
+		return gen_pack_sa_sl2vl_mapping_table_record(host, buf, len);
+	case 60:
+		return gen_pack_sa_switch_info_record(host, buf, len);
+	case 61:
+		return gen_pack_sa_linear_forwarding_table_record(host, buf, len);
+	case 62:
+		return gen_pack_sa_random_forwarding_table_record(host, buf, len);
+	case 63:
+		return gen_pack_sa_multicast_forwarding_table_record(host, buf, len);
+	case 64:
+		return gen_pack_sa_vlarb_table_record(host, buf, len);
+	case 65:
+		return gen_pack_sa_sm_info_record(host, buf, len);
+	case 66:
+		return gen_pack_sa_pkey_table_record(host, buf, len);
+	case 67:
+		return gen_pack_sa_inform_info_record(host, buf, len);
+	case 68:
+		return gen_pack_sa_link_record(host, buf, len);
+	case 69:
+		return gen_pack_sa_guid_info_record(host, buf, len);
+	case 70:
+		return gen_pack_sa_service_record(host, buf, len);
+	case 71:
+		return gen_pack_sa_service_record_data(host, buf, len);
+	case 72:
+		return gen_pack_ats_service_data(host, buf, len);
+	case 73:
+		return gen_pack_sa_path_record(host, buf, len);
+	case 74:
+		return gen_pack_sa_mcmember_record(host, buf, len);
+	case 75:
+		return gen_pack_sa_trace_record(host, buf, len);
+	case 76:
+		return gen_pack_sa_multi_path_record(host, buf, len);
+	case 77:
+		return gen_pack_sa_service_association_record(host, buf, len);
+	case 78:
+		return gen_pack_pm_format(host, buf, len);
+	case 79:
+		return gen_pack_pm_port_samples_ctl(host, buf, len);
+	case 80:
+		return gen_pack_pm_port_samples_res(host, buf, len);
+	case 81:
+		return gen_pack_pm_port_counters(host, buf, len);
+	case 82:
+		return gen_pack_pm_port_rcv_error_details(host, buf, len);
+	case 83:
+		return gen_pack_pm_port_xmit_discard_details(host, buf, len);
+	case 84:
+		return gen_pack_pm_port_op_rcv_counters(host, buf, len);
+	case 85:
+		return gen_pack_pm_port_flow_ctl_counters(host, buf, len);
+	case 86:
+		return gen_pack_pm_port_vl_op_packets(host, buf, len);
+	case 87:
+		return gen_pack_pm_port_vl_op_data(host, buf, len);
+	case 88:
+		return gen_pack_pm_port_vl_xmit_flow_ctl_update_errors(host, buf, len);
+	case 89:
+		return gen_pack_pm_port_vl_xmit_wait_counters(host, buf, len);
+	case 90:
+		return gen_pack_pm_sw_port_vl_congestion(host, buf, len);
+	case 91:
+		return gen_pack_pm_port_samples_res_ext(host, buf, len);
+	case 92:
+		return gen_pack_pm_port_counters_ext(host, buf, len);
+	case 93:
+		return gen_pack_pm_port_extended_speeds_counters(host, buf, len);
+	case 94:
+		return gen_pack_pm_port_extended_speeds_counters_rsfec(host, buf, len);
+	case 95:
+		return gen_pack_pm_port_rcv_con_ctrl(host, buf, len);
+	case 96:
+		return gen_pack_pm_port_sl_rcv_fecn(host, buf, len);
+	case 97:
+		return gen_pack_pm_port_sl_rcv_becn(host, buf, len);
+	case 98:
+		return gen_pack_pm_port_xmit_con_ctrl(host, buf, len);
+	case 99:
+		return gen_pack_pm_port_vl_xmit_time_cong(host, buf, len);
+	case 100:
+		return gen_pack_pm_port_xmit_data_sl(host, buf, len);
+	case 101:
+		return gen_pack_pm_port_rcv_data_sl(host, buf, len);
+	case 102:
+		return gen_pack_dm_format(host, buf, len);
+	case 103:
+		return gen_pack_dm_service_entry(host, buf, len);
+	case 104:
+		return gen_pack_dm_io_unit_info(host, buf, len);
+	case 105:
+		return gen_pack_dm_io_controller_profile(host, buf, len);
+	case 106:
+		return gen_pack_dm_service_entries(host, buf, len);
+	case 107:
+		return gen_pack_dm_diagnostic_timeout(host, buf, len);
+	case 108:
+		return gen_pack_dm_prepare_to_test(host, buf, len);
+	case 109:
+		return gen_pack_dm_test_device_once(host, buf, len);
+	case 110:
+		return gen_pack_dm_test_device_loop(host, buf, len);
+	case 111:
+		return gen_pack_dm_diag_code(host, buf, len);
+	case 112:
+		return gen_pack_cm_format(host, buf, len);
+	case 113:
+		return gen_pack_cm_path(host, buf, len);
+	case 114:
+		return gen_pack_cm_req(host, buf, len);
+	case 115:
+		return gen_pack_cm_mra(host, buf, len);
+	case 116:
+		return gen_pack_cm_rej(host, buf, len);
+	case 117:
+		return gen_pack_cm_rep(host, buf, len);
+	case 118:
+		return gen_pack_cm_rtu(host, buf, len);
+	case 119:
+		return gen_pack_cm_dreq(host, buf, len);
+	case 120:
+		return gen_pack_cm_drep(host, buf, len);
+	case 121:
+		return gen_pack_cm_lap(host, buf, len);
+	case 122:
+		return gen_pack_cm_apr(host, buf, len);
+	case 123:
+		return gen_pack_cm_sidr_req(host, buf, len);
+	case 124:
+		return gen_pack_cm_sidr_rep(host, buf, len);
+	case 125:
+		return gen_pack_snmp_format(host, buf, len);
+	case 126:
+		return gen_pack_snmp_community_info(host, buf, len);
+	case 127:
+		return gen_pack_snmp_pdu_info(host, buf, len);
+	case 128:
+		return gen_pack_cc_format(host, buf, len);
+	case 129:
+		return gen_pack_cc_log_format(host, buf, len);
+	case 130:
+		return gen_pack_cc_congestion_info(host, buf, len);
+	case 131:
+		return gen_pack_cc_congestion_key_info(host, buf, len);
+	case 132:
+		return gen_pack_cc_congestion_log_entry_switch(host, buf, len);
+	case 133:
+		return gen_pack_cc_congestion_log_entry_ca(host, buf, len);
+	case 134:
+		return gen_pack_cc_congestion_log_switch(host, buf, len);
+	case 135:
+		return gen_pack_cc_congestion_log_ca(host, buf, len);
+	case 136:
+		return gen_pack_cc_switch_congestion_setting(host, buf, len);
+	case 137:
+		return gen_pack_cc_switch_port_congestion_setting_element(host, buf, len);
+	case 138:
+		return gen_pack_cc_switch_port_congestion_setting(host, buf, len);
+	case 139:
+		return gen_pack_cc_ca_congestion_entry(host, buf, len);
+	case 140:
+		return gen_pack_cc_ca_congestion_setting(host, buf, len);
+	case 141:
+		return gen_pack_cc_congestion_control_table_entry(host, buf, len);
+	case 142:
+		return gen_pack_cc_congestion_control_table(host, buf, len);
+	case 143:
+		return gen_pack_cc_timestamp(host, buf, len);
+	case 144:
+		return gen_pack_vend_format(host, buf, len);
+	case 145:
+		return gen_pack_vend_oui_format(host, buf, len);
+	case 146:
+		return gen_pack_bm_format(host, buf, len);
+	case 147:
+		return gen_pack_mlx_general_info(host, buf, len);
+	case 148:
+		return gen_pack_mlx_general_info_is3(host, buf, len);
+	case 149:
+		return gen_pack_mlx_config_space_record(host, buf, len);
+	case 150:
+		return gen_pack_mlx_config_space_access(host, buf, len);
+	case 151:
+		return gen_pack_mlx_counter_group_info(host, buf, len);
+	case 152:
+		return gen_pack_mlx_counter_group_select(host, buf, len);
+	case 153:
+		return gen_pack_mlx_config_counter_group(host, buf, len);
+	case 154:
+		return gen_pack_ofa_ping_data(host, buf, len);
+	case 155:
+		return gen_pack_ofa_sys_stat_ping(host, buf, len);
+	case 156:
+		return gen_pack_ofa_sys_stat_host_info(host, buf, len);
+	case 157:
+		return gen_pack_ofa_sys_stat_cpu_info(host, buf, len);
+	}
+	return -EINVAL;
+}
+
+/* { value, name } of every enum; each enum is a slice of this array */
+const struct ibs_enum_entry ibs_enum_entries[] = {
+	/* [0] node_type */
+	{ 1, 1 }, /* Channel Adapter */
+	{ 2, 17 }, /* Switch */
+	{ 3, 24 }, /* Router */
+	/* [3] port_state */
+	{ 0, 31 }, /* No State Change */
+	{ 1, 47 }, /* Down */
+	{ 2, 52 }, /* Initialize */
+	{ 3, 63 }, /* Armed */
+	{ 4, 69 }, /* Active */
+	/* [8] phys_port_state */
+	{ 0, 31 }, /* No State Change */
+	{ 1, 76 }, /* Sleep */
+	{ 2, 82 }, /* Polling */
+	{ 3, 90 }, /* Disabled */
+	{ 4, 99 }, /* PortConfigurationTraining */
+	{ 5, 125 }, /* LinkUp */
+	{ 6, 132 }, /* LinkErrorRecovery */
+	{ 7, 150 }, /* PhyTest */
+	/* [16] link_down_def_state */
+	{ 0, 31 }, /* No State Change */
+	{ 1, 76 }, /* Sleep */
+	{ 2, 82 }, /* Polling */
+	/* [19] mtu */
+	{ 1, 158 }, /* 256 */
+	{ 2, 162 }, /* 512 */
+	{ 3, 166 }, /* 1024 */
+	{ 4, 171 }, /* 2048 */
+	{ 5, 176 }, /* 4096 */
+	/* [24] link_width */
+	{ 1, 181 }, /* 1X */
+	{ 2, 184 }, /* 4X */
+	{ 4, 187 }, /* 8X */
+	{ 8, 190 }, /* 12X */
+	{ 16, 194 }, /* 2X */
+	/* [29] link_speed */
+	{ 1, 197 }, /* 2.5 Gbps */
+	{ 2, 206 }, /* 5.0 Gbps */
+	{ 4, 215 }, /* 10.0 Gbps */
+	/* [32] link_speed_ext */
+	{ 0, 225 }, /* No Extended Speed */
+	{ 1, 243 }, /* 14.0625 Gbps */
+	{ 2, 256 }, /* 25.78125 Gbps */
+	{ 4, 270 }, /* 53.125 Gbps */
+	{ 8, 282 }, /* 106.25 Gbps */
+	/* [37] link_speed_ext2 */
+	{ 0, 225 }, /* No Extended Speed */
+	{ 1, 294 }, /* 212.5 Gbps */
+	/* [39] vl_cap */
+	{ 1, 305 }, /* VL0 */
+	{ 2, 309 }, /* VL0-1 */
+	{ 3, 315 }, /* VL0-3 */
+	{ 4, 321 }, /* VL0-7 */
+	{ 5, 327 }, /* VL0-14 */
+	/* [44] sm_state */
+	{ 0, 334 }, /* NotActive */
+	{ 1, 344 }, /* Discovering */
+	{ 2, 356 }, /* Standby */
+	{ 3, 364 }, /* Master */
+	/* [48] rate */
+	{ 2, 197 }, /* 2.5 Gbps */
+	{ 3, 371 }, /* 10 Gbps */
+	{ 4, 379 }, /* 30 Gbps */
+	{ 5, 387 }, /* 5 Gbps */
+	{ 6, 394 }, /* 20 Gbps */
+	{ 7, 402 }, /* 40 Gbps */
+	{ 8, 410 }, /* 60 Gbps */
+	{ 9, 418 }, /* 80 Gbps */
+	{ 10, 426 }, /* 120 Gbps */
+	{ 11, 435 }, /* 14 Gbps */
+	{ 12, 443 }, /* 56 Gbps */
+	{ 13, 451 }, /* 112 Gbps */
+	{ 14, 460 }, /* 168 Gbps */
+	{ 15, 469 }, /* 25 Gbps */
+	{ 16, 477 }, /* 100 Gbps */
+	{ 17, 486 }, /* 200 Gbps */
+	{ 18, 495 }, /* 300 Gbps */
+	{ 19, 504 }, /* 28 Gbps */
+	{ 20, 512 }, /* 50 Gbps */
+	{ 21, 520 }, /* 400 Gbps */
+	{ 22, 529 }, /* 600 Gbps */
+	{ 23, 538 }, /* 800 Gbps */
+	{ 24, 547 }, /* 1200 Gbps */
+	/* [71] selector */
+	{ 0, 557 }, /* greater than */
+	{ 1, 570 }, /* less than */
+	{ 2, 580 }, /* exactly */
+	{ 3, 588 }, /* largest available */
+	/* [75] lrh_lnh */
+	{ 0, 606 }, /* Raw */
+	{ 1, 610 }, /* IP non-IBA transport */
+	{ 2, 631 }, /* IBA local */
+	{ 3, 641 }, /* IBA global */
+	/* [79] bth_service */
+	{ 0, 652 }, /* RC */
+	{ 1, 655 }, /* UC */
+	{ 2, 658 }, /* RD */
+	{ 3, 661 }, /* UD */
+	{ 4, 664 }, /* CNP */
+	{ 5, 668 }, /* XRC */
+	{ 6, 672 }, /* Manufacturer specific */
+	{ 7, 672 }, /* Manufacturer specific */
+	/* [87] mad_method */
+	{ 1, 694 }, /* Get */
+	{ 2, 698 }, /* Set */
+	{ 3, 702 }, /* Send */
+	{ 5, 707 }, /* Trap */
+	{ 6, 712 }, /* Report */
+	{ 7, 719 }, /* TrapRepress */
+	{ 18, 731 }, /* GetTable */
+	{ 19, 740 }, /* GetTraceTable */
+	{ 20, 754 }, /* GetMulti */
+	{ 21, 763 }, /* Delete */
+	{ 129, 770 }, /* GetResp */
+	{ 134, 778 }, /* ReportResp */
+	{ 146, 789 }, /* GetTableResp */
+	{ 147, 802 }, /* GetTraceTableResp */
+	{ 148, 820 }, /* GetMultiResp */
+	{ 149, 833 }, /* DeleteResp */
+	/* [103] mad_mgmt_class */
+	{ 1, 844 }, /* SubnMgmt */
+	{ 129, 853 }, /* SubnMgmtDirected */
+	{ 3, 870 }, /* SubnAdm */
+	{ 4, 878 }, /* PerfMgt */
+	{ 5, 886 }, /* BM */
+	{ 6, 889 }, /* DevMgt */
+	{ 7, 896 }, /* CommMgt */
+	{ 8, 904 }, /* SNMP */
+	{ 9, 909 }, /* Vendor */
+	{ 10, 909 }, /* Vendor */
+	{ 11, 909 }, /* Vendor */
+	{ 12, 909 }, /* Vendor */
+	{ 13, 909 }, /* Vendor */
+	{ 14, 909 }, /* Vendor */
+	{ 15, 909 }, /* Vendor */
+	{ 16, 916 }, /* DevAdm */
+	{ 33, 923 }, /* CC */
+	{ 48, 926 }, /* VendorOUI */
+	{ 50, 936 }, /* OFAPing */
+	{ 51, 944 }, /* OFASysStat */
+	/* [123] rmpp_type */
+	{ 1, 955 }, /* DATA */
+	{ 2, 960 }, /* ACK */
+	{ 3, 964 }, /* STOP */
+	{ 4, 969 }, /* ABORT */
+	/* [127] cm_transport_service */
+	{ 0, 652 }, /* RC */
+	{ 1, 655 }, /* UC */
+	{ 2, 658 }, /* RD */
+	/* [130] cm_message */
+	{ 0, 975 }, /* REQ */
+	{ 1, 979 }, /* REP */
+	{ 2, 983 }, /* LAP */
+	/* [133] cm_rej_reason */
+	{ 1, 987 }, /* No QP available */
+	{ 2, 1003 }, /* No EEC available */
+	{ 3, 1020 }, /* No resources available */
+	{ 4, 1043 }, /* Timeout */
+	{ 5, 1051 }, /* Unsupported request */
+	{ 6, 1071 }, /* Invalid communication ID */
+	{ 7, 1096 }, /* Invalid communication instance */
+	{ 8, 1127 }, /* Invalid service ID */
+	{ 9, 1146 }, /* Invalid transport service type */
+	{ 10, 1177 }, /* Stale connection */
+	{ 11, 1194 }, /* RDC does not exist */
+	{ 12, 1213 }, /* Invalid primary port GID */
+	{ 13, 1238 }, /* Invalid primary port LID */
+	{ 14, 1263 }, /* Invalid primary SL */
+	{ 15, 1282 }, /* Invalid primary traffic class */
+	{ 16, 1312 }, /* Invalid primary hop limit */
+	{ 17, 1338 }, /* Invalid primary packet rate */
+	{ 18, 1366 }, /* Invalid alternate port GID */
+	{ 19, 1393 }, /* Invalid alternate port LID */
+	{ 20, 1420 }, /* Invalid alternate SL */
+	{ 21, 1441 }, /* Invalid alternate traffic class */
+	{ 22, 1473 }, /* Invalid alternate hop limit */
+	{ 23, 1501 }, /* Invalid alternate packet rate */
+	{ 24, 1531 }, /* Port and CM redirect */
+	{ 25, 1552 }, /* Port redirect */
+	{ 26, 1566 }, /* Invalid path MTU */
+	{ 27, 1583 }, /* Insufficient responder resources */
+	{ 28, 1616 }, /* Consumer reject */
+	{ 29, 1632 }, /* RNR retry count reject */
+	{ 30, 1655 }, /* Duplicate local communication ID */
+	{ 31, 1688 }, /* Unsupported class version */
+	{ 32, 1714 }, /* Invalid primary flow label */
+	{ 33, 1741 }, /* Invalid alternate flow label */
+	{ 35, 1770 }, /* Vendor option not supported */
+	/* [167] cm_apr_status */
+	{ 0, 1798 }, /* Success */
+	{ 1, 1071 }, /* Invalid communication ID */
+	{ 2, 1051 }, /* Unsupported request */
+	{ 3, 1806 }, /* Rejected */
+	{ 4, 1815 }, /* Redirect */
+	{ 5, 1824 }, /* Duplicate path */
+	{ 6, 1839 }, /* Invalid QPN/EECN */
+	{ 7, 1856 }, /* Invalid LID */
+	{ 8, 1868 }, /* Invalid GID */
+	{ 9, 1880 }, /* Invalid flow label */
+	{ 10, 1899 }, /* Invalid traffic class */
+	{ 11, 1921 }, /* Invalid hop limit */
+	{ 12, 1939 }, /* Invalid packet rate */
+	{ 13, 1959 }, /* Invalid SL */
+	/* [181] cm_sidr_status */
+	{ 0, 1970 }, /* Valid */
+	{ 1, 1976 }, /* Service ID not supported */
+	{ 2, 1806 }, /* Rejected */
+	{ 3, 987 }, /* No QP available */
+	{ 4, 1815 }, /* Redirect */
+	{ 5, 1688 }, /* Unsupported class version */
+};
+
+/* { name, first entry, count } */
+const struct ibs_enum_table ibs_enums[] = {
+	{ 2001, 0, 3 }, /* node_type */
+	{ 2011, 3, 5 }, /* port_state */
+	{ 2022, 8, 8 }, /* phys_port_state */
+	{ 2038, 16, 3 }, /* link_down_def_state */
+	{ 2058, 19, 5 }, /* mtu */
+	{ 2062, 24, 5 }, /* link_width */
+	{ 2073, 29, 3 }, /* link_speed */
+	{ 2084, 32, 5 }, /* link_speed_ext */
+	{ 2099, 37, 2 }, /* link_speed_ext2 */
+	{ 2115, 39, 5 }, /* vl_cap */
+	{ 2122, 44, 4 }, /* sm_state */
+	{ 2131, 48, 23 }, /* rate */
+	{ 2136, 71, 4 }, /* selector */
+	{ 2145, 75, 4 }, /* lrh_lnh */
+	{ 2153, 79, 8 }, /* bth_service */
+	{ 2165, 87, 16 }, /* mad_method */
+	{ 2176, 103, 20 }, /* mad_mgmt_class */
+	{ 2191, 123, 4 }, /* rmpp_type */
+	{ 2201, 127, 3 }, /* cm_transport_service */
+	{ 2222, 130, 3 }, /* cm_message */
+	{ 2233, 133, 34 }, /* cm_rej_reason */
+	{ 2247, 167, 14 }, /* cm_apr_status */
+	{ 2261, 181, 6 }, /* cm_sidr_status */
+};
+const unsigned ibs_nenums = 23;
+
+/* { name, show, bit_offset, bits, count, host_offset, host_size, cm_bit, enum_id,
+ *   diags_alias, sub_index, type, fmt, disp, flags } of every struct's fields */
+const struct ibs_field ibs_fields[] = {
+	/* [0] HdrLRH */
+	{ 2276, 0, 0, 4, 1, offsetof(struct ibstruct_hdr_lrh, VL), sizeof(((struct ibstruct_hdr_lrh *)0)->VL), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2279, 0, 4, 4, 1, offsetof(struct ibstruct_hdr_lrh, LVer), sizeof(((struct ibstruct_hdr_lrh *)0)->LVer), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2284, 0, 8, 4, 1, offsetof(struct ibstruct_hdr_lrh, SL), sizeof(((struct ibstruct_hdr_lrh *)0)->SL), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2287, 0, 12, 2, 1, offsetof(struct ibstruct_hdr_lrh, reserved_12), sizeof(((struct ibstruct_hdr_lrh *)0)->reserved_12), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 2299, 0, 14, 2, 1, offsetof(struct ibstruct_hdr_lrh, LNH), sizeof(((struct ibstruct_hdr_lrh *)0)->LNH), 4, IBSTRUCT_ENUM_LRH_LNH, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2303, 0, 16, 16, 1, offsetof(struct ibstruct_hdr_lrh, DLID), sizeof(((struct ibstruct_hdr_lrh *)0)->DLID), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2308, 0, 32, 5, 1, offsetof(struct ibstruct_hdr_lrh, reserved_32), sizeof(((struct ibstruct_hdr_lrh *)0)->reserved_32), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 2320, 0, 37, 11, 1, offsetof(struct ibstruct_hdr_lrh, pktLen), sizeof(((struct ibstruct_hdr_lrh *)0)->pktLen), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2327, 0, 48, 16, 1, offsetof(struct ibstruct_hdr_lrh, SLID), sizeof(((struct ibstruct_hdr_lrh *)0)->SLID), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [9] HdrRWH */
+	{ 2332, 0, 0, 16, 1, offsetof(struct ibstruct_hdr_rwh, reserved_0), sizeof(((struct ibstruct_hdr_rwh *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 2343, 0, 16, 16, 1, offsetof(struct ibstruct_hdr_rwh, etherType), sizeof(((struct ibstruct_hdr_rwh *)0)->etherType), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	/* [11] HdrFlowControl */
+	{ 2353, 0, 0, 4, 1, offsetof(struct ibstruct_hdr_flow_control, op), sizeof(((struct ibstruct_hdr_flow_control *)0)->op), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2356, 0, 4, 12, 1, offsetof(struct ibstruct_hdr_flow_control, FCTBS), sizeof(((struct ibstruct_hdr_flow_control *)0)->FCTBS), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2276, 0, 16, 4, 1, offsetof(struct ibstruct_hdr_flow_control, VL), sizeof(((struct ibstruct_hdr_flow_control *)0)->VL), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2362, 0, 20, 12, 1, offsetof(struct ibstruct_hdr_flow_control, FCCL), sizeof(((struct ibstruct_hdr_flow_control *)0)->FCCL), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [15] HdrGRH */
+	{ 2367, 0, 0, 4, 1, offsetof(struct ibstruct_hdr_grh, IPVer), sizeof(((struct ibstruct_hdr_grh *)0)->IPVer), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2373, 0, 4, 8, 1, offsetof(struct ibstruct_hdr_grh, TClass), sizeof(((struct ibstruct_hdr_grh *)0)->TClass), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2380, 0, 12, 20, 1, offsetof(struct ibstruct_hdr_grh, flowLabel), sizeof(((struct ibstruct_hdr_grh *)0)->flowLabel), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2390, 0, 32, 16, 1, offsetof(struct ibstruct_hdr_grh, payLen), sizeof(((struct ibstruct_hdr_grh *)0)->payLen), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2397, 0, 48, 8, 1, offsetof(struct ibstruct_hdr_grh, nxtHdr), sizeof(((struct ibstruct_hdr_grh *)0)->nxtHdr), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2404, 0, 56, 8, 1, offsetof(struct ibstruct_hdr_grh, hopLmt), sizeof(((struct ibstruct_hdr_grh *)0)->hopLmt), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2411, 0, 64, 128, 1, offsetof(struct ibstruct_hdr_grh, SGID), sizeof(((struct ibstruct_hdr_grh *)0)->SGID), 6, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 2416, 0, 192, 128, 1, offsetof(struct ibstruct_hdr_grh, DGID), sizeof(((struct ibstruct_hdr_grh *)0)->DGID), 7, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [23] HdrBTH */
+	{ 2421, 0, 0, 3, 1, offsetof(struct ibstruct_hdr_bth, service), sizeof(((struct ibstruct_hdr_bth *)0)->service), 0, IBSTRUCT_ENUM_BTH_SERVICE, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2429, 0, 3, 5, 1, offsetof(struct ibstruct_hdr_bth, function), sizeof(((struct ibstruct_hdr_bth *)0)->function), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2438, 0, 8, 1, 1, offsetof(struct ibstruct_hdr_bth, SE), sizeof(((struct ibstruct_hdr_bth *)0)->SE), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2441, 0, 9, 1, 1, offsetof(struct ibstruct_hdr_bth, migReq), sizeof(((struct ibstruct_hdr_bth *)0)->migReq), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2448, 0, 10, 2, 1, offsetof(struct ibstruct_hdr_bth, padCnt), sizeof(((struct ibstruct_hdr_bth *)0)->padCnt), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2455, 0, 12, 4, 1, offsetof(struct ibstruct_hdr_bth, TVer), sizeof(((struct ibstruct_hdr_bth *)0)->TVer), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2460, 0, 16, 16, 1, offsetof(struct ibstruct_hdr_bth, PKey), sizeof(((struct ibstruct_hdr_bth *)0)->PKey), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2308, 0, 32, 8, 1, offsetof(struct ibstruct_hdr_bth, reserved_32), sizeof(((struct ibstruct_hdr_bth *)0)->reserved_32), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 2465, 0, 40, 24, 1, offsetof(struct ibstruct_hdr_bth, destQP), sizeof(((struct ibstruct_hdr_bth *)0)->destQP), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2472, 0, 64, 1, 1, offsetof(struct ibstruct_hdr_bth, ackReq), sizeof(((struct ibstruct_hdr_bth *)0)->ackReq), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2479, 0, 65, 7, 1, offsetof(struct ibstruct_hdr_bth, reserved_65), sizeof(((struct ibstruct_hdr_bth *)0)->reserved_65), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 2491, 0, 72, 24, 1, offsetof(struct ibstruct_hdr_bth, PSN), sizeof(((struct ibstruct_hdr_bth *)0)->PSN), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [35] HdrRDETH */
+	{ 2332, 0, 0, 8, 1, offsetof(struct ibstruct_hdr_rdeth, reserved_0), sizeof(((struct ibstruct_hdr_rdeth *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 2495, 0, 8, 24, 1, offsetof(struct ibstruct_hdr_rdeth, EEC), sizeof(((struct ibstruct_hdr_rdeth *)0)->EEC), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [37] HdrDETH */
+	{ 2499, 0, 0, 32, 1, offsetof(struct ibstruct_hdr_deth, QKey), sizeof(((struct ibstruct_hdr_deth *)0)->QKey), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2308, 0, 32, 8, 1, offsetof(struct ibstruct_hdr_deth, reserved_32), sizeof(((struct ibstruct_hdr_deth *)0)->reserved_32), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 2504, 0, 40, 24, 1, offsetof(struct ibstruct_hdr_deth, srcQP), sizeof(((struct ibstruct_hdr_deth *)0)->srcQP), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	/* [40] HdrXRCETH */
+	{ 2332, 0, 0, 8, 1, offsetof(struct ibstruct_hdr_xrceth, reserved_0), sizeof(((struct ibstruct_hdr_xrceth *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 2510, 0, 8, 24, 1, offsetof(struct ibstruct_hdr_xrceth, XRCSRQ), sizeof(((struct ibstruct_hdr_xrceth *)0)->XRCSRQ), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	/* [42] HdrRETH */
+	{ 2517, 0, 0, 64, 1, offsetof(struct ibstruct_hdr_reth, VA), sizeof(((struct ibstruct_hdr_reth *)0)->VA), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2520, 0, 64, 32, 1, offsetof(struct ibstruct_hdr_reth, RKey), sizeof(((struct ibstruct_hdr_reth *)0)->RKey), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2525, 0, 96, 32, 1, offsetof(struct ibstruct_hdr_reth, DMALen), sizeof(((struct ibstruct_hdr_reth *)0)->DMALen), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, 0 },
+	/* [45] HdrAtomicETH */
+	{ 2517, 0, 0, 64, 1, offsetof(struct ibstruct_hdr_atomic_eth, VA), sizeof(((struct ibstruct_hdr_atomic_eth *)0)->VA), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2520, 0, 64, 32, 1, offsetof(struct ibstruct_hdr_atomic_eth, RKey), sizeof(((struct ibstruct_hdr_atomic_eth *)0)->RKey), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2532, 0, 96, 64, 1, offsetof(struct ibstruct_hdr_atomic_eth, swapData), sizeof(((struct ibstruct_hdr_atomic_eth *)0)->swapData), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2541, 0, 160, 64, 1, offsetof(struct ibstruct_hdr_atomic_eth, cmpData), sizeof(((struct ibstruct_hdr_atomic_eth *)0)->cmpData), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	/* [49] HdrAETH */
+	{ 2549, 0, 0, 8, 1, offsetof(struct ibstruct_hdr_aeth, syndrome), sizeof(((struct ibstruct_hdr_aeth *)0)->syndrome), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2558, 0, 8, 24, 1, offsetof(struct ibstruct_hdr_aeth, MSN), sizeof(((struct ibstruct_hdr_aeth *)0)->MSN), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [51] HdrAtomicAckETH */
+	{ 2562, 0, 0, 64, 1, offsetof(struct ibstruct_hdr_atomic_ack_eth, origRData), sizeof(((struct ibstruct_hdr_atomic_ack_eth *)0)->origRData), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	/* [52] HdrImmDt */
+	{ 2572, 0, 0, 32, 1, offsetof(struct ibstruct_hdr_imm_dt, immediateData), sizeof(((struct ibstruct_hdr_imm_dt *)0)->immediateData), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	/* [53] HdrIETH */
+	{ 2520, 0, 0, 32, 1, offsetof(struct ibstruct_hdr_ieth, RKey), sizeof(((struct ibstruct_hdr_ieth *)0)->RKey), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	/* [54] MADHeader */
+	{ 2586, 2598, 0, 8, 1, offsetof(struct ibstruct_mad_header, baseVersion), sizeof(((struct ibstruct_mad_header *)0)->baseVersion), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2613, 2623, 8, 8, 1, offsetof(struct ibstruct_mad_header, mgmtClass), sizeof(((struct ibstruct_mad_header *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2636, 2649, 16, 8, 1, offsetof(struct ibstruct_mad_header, classVersion), sizeof(((struct ibstruct_mad_header *)0)->classVersion), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2665, 0, 24, 8, 1, offsetof(struct ibstruct_mad_header, method), sizeof(((struct ibstruct_mad_header *)0)->method), 3, IBSTRUCT_ENUM_MAD_METHOD, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2672, 2679, 32, 16, 1, offsetof(struct ibstruct_mad_header, status), sizeof(((struct ibstruct_mad_header *)0)->status), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2689, 0, 48, 16, 1, offsetof(struct ibstruct_mad_header, classSpecific), sizeof(((struct ibstruct_mad_header *)0)->classSpecific), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2703, 2717, 64, 64, 1, offsetof(struct ibstruct_mad_header, transactionID), sizeof(((struct ibstruct_mad_header *)0)->transactionID), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2725, 2737, 128, 16, 1, offsetof(struct ibstruct_mad_header, attributeID), sizeof(((struct ibstruct_mad_header *)0)->attributeID), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2745, 0, 144, 16, 1, offsetof(struct ibstruct_mad_header, reserved_144), sizeof(((struct ibstruct_mad_header *)0)->reserved_144), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 2758, 2776, 160, 32, 1, offsetof(struct ibstruct_mad_header, attributeModifier), sizeof(((struct ibstruct_mad_header *)0)->attributeModifier), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	/* [64] MADHeaderSplit */
+	{ 2586, 2598, 0, 8, 1, offsetof(struct ibstruct_mad_header_split, baseVersion), sizeof(((struct ibstruct_mad_header_split *)0)->baseVersion), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2613, 2623, 8, 8, 1, offsetof(struct ibstruct_mad_header_split, mgmtClass), sizeof(((struct ibstruct_mad_header_split *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2636, 2649, 16, 8, 1, offsetof(struct ibstruct_mad_header_split, classVersion), sizeof(((struct ibstruct_mad_header_split *)0)->classVersion), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2788, 2790, 24, 1, 1, offsetof(struct ibstruct_mad_header_split, R), sizeof(((struct ibstruct_mad_header_split *)0)->R), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2665, 2804, 25, 7, 1, offsetof(struct ibstruct_mad_header_split, method), sizeof(((struct ibstruct_mad_header_split *)0)->method), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2672, 2679, 32, 16, 1, offsetof(struct ibstruct_mad_header_split, status), sizeof(((struct ibstruct_mad_header_split *)0)->status), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2689, 0, 48, 16, 1, offsetof(struct ibstruct_mad_header_split, classSpecific), sizeof(((struct ibstruct_mad_header_split *)0)->classSpecific), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2703, 2717, 64, 64, 1, offsetof(struct ibstruct_mad_header_split, transactionID), sizeof(((struct ibstruct_mad_header_split *)0)->transactionID), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2725, 2737, 128, 16, 1, offsetof(struct ibstruct_mad_header_split, attributeID), sizeof(((struct ibstruct_mad_header_split *)0)->attributeID), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2745, 0, 144, 16, 1, offsetof(struct ibstruct_mad_header_split, reserved_144), sizeof(((struct ibstruct_mad_header_split *)0)->reserved_144), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 2758, 2776, 160, 32, 1, offsetof(struct ibstruct_mad_header_split, attributeModifier), sizeof(((struct ibstruct_mad_header_split *)0)->attributeModifier), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	/* [75] MADHeaderDirected */
+	{ 2586, 2598, 0, 8, 1, offsetof(struct ibstruct_mad_header_directed, baseVersion), sizeof(((struct ibstruct_mad_header_directed *)0)->baseVersion), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2613, 2623, 8, 8, 1, offsetof(struct ibstruct_mad_header_directed, mgmtClass), sizeof(((struct ibstruct_mad_header_directed *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2636, 2649, 16, 8, 1, offsetof(struct ibstruct_mad_header_directed, classVersion), sizeof(((struct ibstruct_mad_header_directed *)0)->classVersion), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2665, 0, 24, 8, 1, offsetof(struct ibstruct_mad_header_directed, method), sizeof(((struct ibstruct_mad_header_directed *)0)->method), 3, IBSTRUCT_ENUM_MAD_METHOD, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2814, 2816, 32, 1, 1, offsetof(struct ibstruct_mad_header_directed, D), sizeof(((struct ibstruct_mad_header_directed *)0)->D), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2672, 2831, 33, 15, 1, offsetof(struct ibstruct_mad_header_directed, status), sizeof(((struct ibstruct_mad_header_directed *)0)->status), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2843, 2854, 48, 8, 1, offsetof(struct ibstruct_mad_header_directed, hopPointer), sizeof(((struct ibstruct_mad_header_directed *)0)->hopPointer), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2866, 2875, 56, 8, 1, offsetof(struct ibstruct_mad_header_directed, hopCount), sizeof(((struct ibstruct_mad_header_directed *)0)->hopCount), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2703, 2717, 64, 64, 1, offsetof(struct ibstruct_mad_header_directed, transactionID), sizeof(((struct ibstruct_mad_header_directed *)0)->transactionID), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2725, 2737, 128, 16, 1, offsetof(struct ibstruct_mad_header_directed, attributeID), sizeof(((struct ibstruct_mad_header_directed *)0)->attributeID), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2745, 0, 144, 16, 1, offsetof(struct ibstruct_mad_header_directed, reserved_144), sizeof(((struct ibstruct_mad_header_directed *)0)->reserved_144), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 2758, 2776, 160, 32, 1, offsetof(struct ibstruct_mad_header_directed, attributeModifier), sizeof(((struct ibstruct_mad_header_directed *)0)->attributeModifier), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	/* [87] GIDParts */
+	{ 2887, 2894, 0, 64, 1, offsetof(struct ibstruct_gid_parts, prefix), sizeof(((struct ibstruct_gid_parts *)0)->prefix), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_RHEX, IBS_DISP_HEX, 0 },
+	{ 2904, 2909, 64, 64, 1, offsetof(struct ibstruct_gid_parts, guid), sizeof(((struct ibstruct_gid_parts *)0)->guid), 1, -1, -1, -1, IBS_T_GUID, IBS_FMT_RHEX, IBS_DISP_DEFAULT, 0 },
+	/* [89] MADClassPortInfo */
+	{ 2586, 2917, 0, 8, 1, offsetof(struct ibstruct_mad_class_port_info, baseVersion), sizeof(((struct ibstruct_mad_class_port_info *)0)->baseVersion), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2636, 2929, 8, 8, 1, offsetof(struct ibstruct_mad_class_port_info, classVersion), sizeof(((struct ibstruct_mad_class_port_info *)0)->classVersion), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2942, 2957, 16, 16, 1, offsetof(struct ibstruct_mad_class_port_info, capabilityMask), sizeof(((struct ibstruct_mad_class_port_info *)0)->capabilityMask), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2972, 2988, 32, 27, 1, offsetof(struct ibstruct_mad_class_port_info, capabilityMask2), sizeof(((struct ibstruct_mad_class_port_info *)0)->capabilityMask2), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3004, 3018, 59, 5, 1, offsetof(struct ibstruct_mad_class_port_info, respTimeValue), sizeof(((struct ibstruct_mad_class_port_info *)0)->respTimeValue), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3030, 3042, 64, 128, 1, offsetof(struct ibstruct_mad_class_port_info, redirectGID), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectGID), 5, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 3054, 3065, 192, 8, 1, offsetof(struct ibstruct_mad_class_port_info, redirectTC), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectTC), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3076, 3087, 200, 4, 1, offsetof(struct ibstruct_mad_class_port_info, redirectSL), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectSL), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3098, 3109, 204, 20, 1, offsetof(struct ibstruct_mad_class_port_info, redirectFL), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectFL), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3120, 3132, 224, 16, 1, offsetof(struct ibstruct_mad_class_port_info, redirectLID), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectLID), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3144, 3157, 240, 16, 1, offsetof(struct ibstruct_mad_class_port_info, redirectPKey), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectPKey), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3170, 0, 256, 8, 1, offsetof(struct ibstruct_mad_class_port_info, reserved_256), sizeof(((struct ibstruct_mad_class_port_info *)0)->reserved_256), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 3183, 3194, 264, 24, 1, offsetof(struct ibstruct_mad_class_port_info, redirectQP), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectQP), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3205, 3218, 288, 32, 1, offsetof(struct ibstruct_mad_class_port_info, redirectQKey), sizeof(((struct ibstruct_mad_class_port_info *)0)->redirectQKey), 13, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3231, 3239, 320, 128, 1, offsetof(struct ibstruct_mad_class_port_info, trapGID), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapGID), 14, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 3247, 3254, 448, 8, 1, offsetof(struct ibstruct_mad_class_port_info, trapTC), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapTC), 15, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3261, 3268, 456, 4, 1, offsetof(struct ibstruct_mad_class_port_info, trapSL), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapSL), 16, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3275, 3282, 460, 20, 1, offsetof(struct ibstruct_mad_class_port_info, trapFL), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapFL), 17, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3289, 3297, 480, 16, 1, offsetof(struct ibstruct_mad_class_port_info, trapLID), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapLID), 18, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3305, 3314, 496, 16, 1, offsetof(struct ibstruct_mad_class_port_info, trapPKey), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapPKey), 19, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3323, 3330, 512, 8, 1, offsetof(struct ibstruct_mad_class_port_info, trapHL), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapHL), 20, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3337, 3344, 520, 24, 1, offsetof(struct ibstruct_mad_class_port_info, trapQP), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapQP), 21, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3351, 3360, 544, 32, 1, offsetof(struct ibstruct_mad_class_port_info, trapQKey), sizeof(((struct ibstruct_mad_class_port_info *)0)->trapQKey), 22, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	/* [112] MADNotice */
+	{ 3369, 3379, 0, 1, 1, offsetof(struct ibstruct_mad_notice, isGeneric), sizeof(((struct ibstruct_mad_notice *)0)->isGeneric), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3395, 3406, 1, 7, 1, offsetof(struct ibstruct_mad_notice, noticeType), sizeof(((struct ibstruct_mad_notice *)0)->noticeType), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3417, 3426, 8, 24, 1, offsetof(struct ibstruct_mad_notice, nodeType), sizeof(((struct ibstruct_mad_notice *)0)->nodeType), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_NODE_TYPE, IBS_DISP_DEFAULT, 0 },
+	{ 3445, 3456, 32, 16, 1, offsetof(struct ibstruct_mad_notice, trapNumber), sizeof(((struct ibstruct_mad_notice *)0)->trapNumber), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3473, 3483, 48, 16, 1, offsetof(struct ibstruct_mad_notice, issuerLID), sizeof(((struct ibstruct_mad_notice *)0)->issuerLID), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3499, 3512, 64, 1, 1, offsetof(struct ibstruct_mad_notice, noticeToggle), sizeof(((struct ibstruct_mad_notice *)0)->noticeToggle), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3525, 3537, 65, 15, 1, offsetof(struct ibstruct_mad_notice, noticeCount), sizeof(((struct ibstruct_mad_notice *)0)->noticeCount), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3549, 3561, 80, 432, 1, offsetof(struct ibstruct_mad_notice, dataDetails), 54, 7, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 3579, 0, 512, 128, 1, offsetof(struct ibstruct_mad_notice, issuerGID), sizeof(((struct ibstruct_mad_notice *)0)->issuerGID), 8, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [121] MADInformInfo */
+	{ 3589, 0, 0, 128, 1, offsetof(struct ibstruct_mad_inform_info, GID), sizeof(((struct ibstruct_mad_inform_info *)0)->GID), 0, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 3593, 0, 128, 16, 1, offsetof(struct ibstruct_mad_inform_info, LIDRangeBegin), sizeof(((struct ibstruct_mad_inform_info *)0)->LIDRangeBegin), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3607, 0, 144, 16, 1, offsetof(struct ibstruct_mad_inform_info, LIDRangeEnd), sizeof(((struct ibstruct_mad_inform_info *)0)->LIDRangeEnd), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3619, 0, 160, 16, 1, offsetof(struct ibstruct_mad_inform_info, reserved_160), sizeof(((struct ibstruct_mad_inform_info *)0)->reserved_160), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 3369, 0, 176, 8, 1, offsetof(struct ibstruct_mad_inform_info, isGeneric), sizeof(((struct ibstruct_mad_inform_info *)0)->isGeneric), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3632, 0, 184, 8, 1, offsetof(struct ibstruct_mad_inform_info, subscribe), sizeof(((struct ibstruct_mad_inform_info *)0)->subscribe), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3642, 0, 192, 16, 1, offsetof(struct ibstruct_mad_inform_info, type), sizeof(((struct ibstruct_mad_inform_info *)0)->type), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3445, 0, 208, 16, 1, offsetof(struct ibstruct_mad_inform_info, trapNumber), sizeof(((struct ibstruct_mad_inform_info *)0)->trapNumber), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3647, 0, 224, 24, 1, offsetof(struct ibstruct_mad_inform_info, QPN), sizeof(((struct ibstruct_mad_inform_info *)0)->QPN), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 3651, 0, 248, 3, 1, offsetof(struct ibstruct_mad_inform_info, reserved_248), sizeof(((struct ibstruct_mad_inform_info *)0)->reserved_248), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 3004, 0, 251, 5, 1, offsetof(struct ibstruct_mad_inform_info, respTimeValue), sizeof(((struct ibstruct_mad_inform_info *)0)->respTimeValue), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3170, 0, 256, 8, 1, offsetof(struct ibstruct_mad_inform_info, reserved_256), sizeof(((struct ibstruct_mad_inform_info *)0)->reserved_256), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 3664, 0, 264, 24, 1, offsetof(struct ibstruct_mad_inform_info, producerType), sizeof(((struct ibstruct_mad_inform_info *)0)->producerType), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [134] RMPPHeader */
+	{ 3677, 0, 0, 192, 1, offsetof(struct ibstruct_rmpp_header, MADHeader), sizeof(((struct ibstruct_rmpp_header *)0)->MADHeader), 0, -1, -1, 14, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 3687, 3699, 192, 8, 1, offsetof(struct ibstruct_rmpp_header, RMPPVersion), sizeof(((struct ibstruct_rmpp_header *)0)->RMPPVersion), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3708, 3717, 200, 8, 1, offsetof(struct ibstruct_rmpp_header, RMPPType), sizeof(((struct ibstruct_rmpp_header *)0)->RMPPType), 11, IBSTRUCT_ENUM_RMPP_TYPE, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3726, 3736, 208, 5, 1, offsetof(struct ibstruct_rmpp_header, RRespTime), sizeof(((struct ibstruct_rmpp_header *)0)->RRespTime), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3745, 3755, 213, 3, 1, offsetof(struct ibstruct_rmpp_header, RMPPFlags), sizeof(((struct ibstruct_rmpp_header *)0)->RMPPFlags), 13, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3765, 3776, 216, 8, 1, offsetof(struct ibstruct_rmpp_header, RMPPStatus), sizeof(((struct ibstruct_rmpp_header *)0)->RMPPStatus), 14, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3787, 3793, 224, 32, 1, offsetof(struct ibstruct_rmpp_header, data1), sizeof(((struct ibstruct_rmpp_header *)0)->data1), 15, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3803, 3809, 256, 32, 1, offsetof(struct ibstruct_rmpp_header, data2), sizeof(((struct ibstruct_rmpp_header *)0)->data2), 16, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	/* [142] RMPPShortHeader */
+	{ 3677, 0, 0, 192, 1, offsetof(struct ibstruct_rmpp_short_header, MADHeader), sizeof(((struct ibstruct_rmpp_short_header *)0)->MADHeader), 0, -1, -1, 14, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 3687, 3699, 192, 8, 1, offsetof(struct ibstruct_rmpp_short_header, RMPPVersion), sizeof(((struct ibstruct_rmpp_short_header *)0)->RMPPVersion), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3708, 3717, 200, 8, 1, offsetof(struct ibstruct_rmpp_short_header, RMPPType), sizeof(((struct ibstruct_rmpp_short_header *)0)->RMPPType), 11, IBSTRUCT_ENUM_RMPP_TYPE, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3726, 3736, 208, 5, 1, offsetof(struct ibstruct_rmpp_short_header, RRespTime), sizeof(((struct ibstruct_rmpp_short_header *)0)->RRespTime), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3745, 3755, 213, 3, 1, offsetof(struct ibstruct_rmpp_short_header, RMPPFlags), sizeof(((struct ibstruct_rmpp_short_header *)0)->RMPPFlags), 13, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3765, 3776, 216, 8, 1, offsetof(struct ibstruct_rmpp_short_header, RMPPStatus), sizeof(((struct ibstruct_rmpp_short_header *)0)->RMPPStatus), 14, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	/* [148] RMPPData */
+	{ 3819, 0, 0, 224, 1, offsetof(struct ibstruct_rmpp_data, RMPPHeader), sizeof(((struct ibstruct_rmpp_data *)0)->RMPPHeader), 0, -1, -1, 22, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 3830, 3844, 224, 32, 1, offsetof(struct ibstruct_rmpp_data, segmentNumber), sizeof(((struct ibstruct_rmpp_data *)0)->segmentNumber), 15, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3855, 3869, 256, 32, 1, offsetof(struct ibstruct_rmpp_data, payLoadLength), sizeof(((struct ibstruct_rmpp_data *)0)->payLoadLength), 16, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3881, 0, 288, 1760, 1, offsetof(struct ibstruct_rmpp_data, data), 220, 17, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [152] RMPPAck */
+	{ 3819, 0, 0, 224, 1, offsetof(struct ibstruct_rmpp_ack, RMPPHeader), sizeof(((struct ibstruct_rmpp_ack *)0)->RMPPHeader), 0, -1, -1, 22, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 3830, 3844, 224, 32, 1, offsetof(struct ibstruct_rmpp_ack, segmentNumber), sizeof(((struct ibstruct_rmpp_ack *)0)->segmentNumber), 15, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3886, 3900, 256, 32, 1, offsetof(struct ibstruct_rmpp_ack, newWindowLast), sizeof(((struct ibstruct_rmpp_ack *)0)->newWindowLast), 16, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3911, 0, 288, 1760, 1, offsetof(struct ibstruct_rmpp_ack, reserved_288), 220, 17, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [156] RMPPAbort */
+	{ 3819, 0, 0, 224, 1, offsetof(struct ibstruct_rmpp_abort, RMPPHeader), sizeof(((struct ibstruct_rmpp_abort *)0)->RMPPHeader), 0, -1, -1, 22, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 3924, 0, 224, 32, 1, offsetof(struct ibstruct_rmpp_abort, reserved_224), sizeof(((struct ibstruct_rmpp_abort *)0)->reserved_224), 15, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 3170, 0, 256, 32, 1, offsetof(struct ibstruct_rmpp_abort, reserved_256), sizeof(((struct ibstruct_rmpp_abort *)0)->reserved_256), 16, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 3937, 0, 288, 1760, 1, offsetof(struct ibstruct_rmpp_abort, errorData), 220, 17, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [160] RMPPStop */
+	{ 3819, 0, 0, 224, 1, offsetof(struct ibstruct_rmpp_stop, RMPPHeader), sizeof(((struct ibstruct_rmpp_stop *)0)->RMPPHeader), 0, -1, -1, 22, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 3924, 0, 224, 32, 1, offsetof(struct ibstruct_rmpp_stop, reserved_224), sizeof(((struct ibstruct_rmpp_stop *)0)->reserved_224), 15, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 3170, 0, 256, 32, 1, offsetof(struct ibstruct_rmpp_stop, reserved_256), sizeof(((struct ibstruct_rmpp_stop *)0)->reserved_256), 16, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 3937, 0, 288, 1760, 1, offsetof(struct ibstruct_rmpp_stop, errorData), 220, 17, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [164] SMPFormat */
+	{ 2586, 2598, 0, 8, 1, offsetof(struct ibstruct_smp_format, baseVersion), sizeof(((struct ibstruct_smp_format *)0)->baseVersion), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2613, 2623, 8, 8, 1, offsetof(struct ibstruct_smp_format, mgmtClass), sizeof(((struct ibstruct_smp_format *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2636, 2649, 16, 8, 1, offsetof(struct ibstruct_smp_format, classVersion), sizeof(((struct ibstruct_smp_format *)0)->classVersion), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2788, 2790, 24, 1, 1, offsetof(struct ibstruct_smp_format, R), sizeof(((struct ibstruct_smp_format *)0)->R), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2665, 2804, 25, 7, 1, offsetof(struct ibstruct_smp_format, method), sizeof(((struct ibstruct_smp_format *)0)->method), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2672, 2679, 32, 16, 1, offsetof(struct ibstruct_smp_format, status), sizeof(((struct ibstruct_smp_format *)0)->status), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2689, 0, 48, 16, 1, offsetof(struct ibstruct_smp_format, classSpecific), sizeof(((struct ibstruct_smp_format *)0)->classSpecific), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2703, 2717, 64, 64, 1, offsetof(struct ibstruct_smp_format, transactionID), sizeof(((struct ibstruct_smp_format *)0)->transactionID), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2725, 2737, 128, 16, 1, offsetof(struct ibstruct_smp_format, attributeID), sizeof(((struct ibstruct_smp_format *)0)->attributeID), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2745, 0, 144, 16, 1, offsetof(struct ibstruct_smp_format, reserved_144), sizeof(((struct ibstruct_smp_format *)0)->reserved_144), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 2758, 2776, 160, 32, 1, offsetof(struct ibstruct_smp_format, attributeModifier), sizeof(((struct ibstruct_smp_format *)0)->attributeModifier), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3947, 3952, 192, 64, 1, offsetof(struct ibstruct_smp_format, MKey), sizeof(((struct ibstruct_smp_format *)0)->MKey), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3170, 0, 256, 256, 1, offsetof(struct ibstruct_smp_format, reserved_256), 32, 12, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 3881, 0, 512, 512, 1, offsetof(struct ibstruct_smp_format, data), 64, 13, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 3960, 0, 1024, 1024, 1, offsetof(struct ibstruct_smp_format, reserved_1024), 128, 14, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [179] SMPFormatDirected */
+	{ 2586, 2598, 0, 8, 1, offsetof(struct ibstruct_smp_format_directed, baseVersion), sizeof(((struct ibstruct_smp_format_directed *)0)->baseVersion), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2613, 2623, 8, 8, 1, offsetof(struct ibstruct_smp_format_directed, mgmtClass), sizeof(((struct ibstruct_smp_format_directed *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2636, 2649, 16, 8, 1, offsetof(struct ibstruct_smp_format_directed, classVersion), sizeof(((struct ibstruct_smp_format_directed *)0)->classVersion), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2788, 2790, 24, 1, 1, offsetof(struct ibstruct_smp_format_directed, R), sizeof(((struct ibstruct_smp_format_directed *)0)->R), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2665, 2804, 25, 7, 1, offsetof(struct ibstruct_smp_format_directed, method), sizeof(((struct ibstruct_smp_format_directed *)0)->method), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2814, 2816, 32, 1, 1, offsetof(struct ibstruct_smp_format_directed, D), sizeof(((struct ibstruct_smp_format_directed *)0)->D), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2672, 2831, 33, 15, 1, offsetof(struct ibstruct_smp_format_directed, status), sizeof(((struct ibstruct_smp_format_directed *)0)->status), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2843, 2854, 48, 8, 1, offsetof(struct ibstruct_smp_format_directed, hopPointer), sizeof(((struct ibstruct_smp_format_directed *)0)->hopPointer), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2866, 2875, 56, 8, 1, offsetof(struct ibstruct_smp_format_directed, hopCount), sizeof(((struct ibstruct_smp_format_directed *)0)->hopCount), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2703, 2717, 64, 64, 1, offsetof(struct ibstruct_smp_format_directed, transactionID), sizeof(((struct ibstruct_smp_format_directed *)0)->transactionID), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2725, 2737, 128, 16, 1, offsetof(struct ibstruct_smp_format_directed, attributeID), sizeof(((struct ibstruct_smp_format_directed *)0)->attributeID), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2745, 0, 144, 16, 1, offsetof(struct ibstruct_smp_format_directed, reserved_144), sizeof(((struct ibstruct_smp_format_directed *)0)->reserved_144), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 2758, 2776, 160, 32, 1, offsetof(struct ibstruct_smp_format_directed, attributeModifier), sizeof(((struct ibstruct_smp_format_directed *)0)->attributeModifier), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3947, 3952, 192, 64, 1, offsetof(struct ibstruct_smp_format_directed, MKey), sizeof(((struct ibstruct_smp_format_directed *)0)->MKey), 13, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3974, 3981, 256, 16, 1, offsetof(struct ibstruct_smp_format_directed, drSLID), sizeof(((struct ibstruct_smp_format_directed *)0)->drSLID), 14, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3991, 3998, 272, 16, 1, offsetof(struct ibstruct_smp_format_directed, drDLID), sizeof(((struct ibstruct_smp_format_directed *)0)->drDLID), 15, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3911, 0, 288, 224, 1, offsetof(struct ibstruct_smp_format_directed, reserved_288), 28, 16, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 3881, 0, 512, 512, 1, offsetof(struct ibstruct_smp_format_directed, data), 64, 17, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 4008, 4020, 1024, 512, 1, offsetof(struct ibstruct_smp_format_directed, initialPath), 64, 18, -1, -1, -1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 4030, 4041, 1536, 512, 1, offsetof(struct ibstruct_smp_format_directed, returnPath), 64, 19, -1, -1, -1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	/* [199] SMPNoticeTrap */
+	{ 3369, 3379, 0, 1, 1, offsetof(struct ibstruct_smp_notice, isGeneric), sizeof(((struct ibstruct_smp_notice *)0)->isGeneric), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3395, 3406, 1, 7, 1, offsetof(struct ibstruct_smp_notice, noticeType), sizeof(((struct ibstruct_smp_notice *)0)->noticeType), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3417, 3426, 8, 24, 1, offsetof(struct ibstruct_smp_notice, nodeType), sizeof(((struct ibstruct_smp_notice *)0)->nodeType), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_NODE_TYPE, IBS_DISP_DEFAULT, 0 },
+	{ 3445, 3456, 32, 16, 1, offsetof(struct ibstruct_smp_notice, trapNumber), sizeof(((struct ibstruct_smp_notice *)0)->trapNumber), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3473, 3483, 48, 16, 1, offsetof(struct ibstruct_smp_notice, issuerLID), sizeof(((struct ibstruct_smp_notice *)0)->issuerLID), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3499, 3512, 64, 1, 1, offsetof(struct ibstruct_smp_notice, noticeToggle), sizeof(((struct ibstruct_smp_notice *)0)->noticeToggle), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3525, 3537, 65, 15, 1, offsetof(struct ibstruct_smp_notice, noticeCount), sizeof(((struct ibstruct_smp_notice *)0)->noticeCount), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3549, 3561, 80, 432, 1, offsetof(struct ibstruct_smp_notice, dataDetails), 54, 7, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [207] SMPNoticeTrap64DataDetails */
+	{ 2332, 0, 0, 16, 1, offsetof(struct ibstruct_smp_notice_trap64_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap64_data_details *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 4054, 0, 16, 32, 1, offsetof(struct ibstruct_smp_notice_trap64_data_details, reserved_16), sizeof(((struct ibstruct_smp_notice_trap64_data_details *)0)->reserved_16), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 4066, 0, 48, 128, 1, offsetof(struct ibstruct_smp_notice_trap64_data_details, gidAddr), sizeof(((struct ibstruct_smp_notice_trap64_data_details *)0)->gidAddr), 2, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 4074, 0, 176, 256, 1, offsetof(struct ibstruct_smp_notice_trap64_data_details, reserved_176), 32, 3, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [211] SMPNoticeTrap128DataDetails */
+	{ 4087, 4095, 0, 16, 1, offsetof(struct ibstruct_smp_notice_trap128_data_details, lidAddr), sizeof(((struct ibstruct_smp_notice_trap128_data_details *)0)->lidAddr), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4054, 0, 16, 416, 1, offsetof(struct ibstruct_smp_notice_trap128_data_details, reserved_16), 52, 1, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [213] SMPNoticeTrap129DataDetails */
+	{ 2332, 0, 0, 16, 1, offsetof(struct ibstruct_smp_notice_trap129_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap129_data_details *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 4087, 0, 16, 16, 1, offsetof(struct ibstruct_smp_notice_trap129_data_details, lidAddr), sizeof(((struct ibstruct_smp_notice_trap129_data_details *)0)->lidAddr), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4109, 0, 32, 8, 1, offsetof(struct ibstruct_smp_notice_trap129_data_details, portNum), sizeof(((struct ibstruct_smp_notice_trap129_data_details *)0)->portNum), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4117, 0, 40, 8, 1, offsetof(struct ibstruct_smp_notice_trap129_data_details, reserved_40), sizeof(((struct ibstruct_smp_notice_trap129_data_details *)0)->reserved_40), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 4129, 0, 48, 384, 1, offsetof(struct ibstruct_smp_notice_trap129_data_details, reserved_48), 48, 4, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [218] SMPNoticeTrap144DataDetails */
+	{ 2332, 0, 0, 16, 1, offsetof(struct ibstruct_smp_notice_trap144_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 4087, 4141, 16, 16, 1, offsetof(struct ibstruct_smp_notice_trap144_data_details, lidAddr), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->lidAddr), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2308, 0, 32, 8, 1, offsetof(struct ibstruct_smp_notice_trap144_data_details, reserved_32), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->reserved_32), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 4117, 0, 40, 7, 1, offsetof(struct ibstruct_smp_notice_trap144_data_details, reserved_40), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->reserved_40), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 4162, 0, 47, 1, 1, offsetof(struct ibstruct_smp_notice_trap144_data_details, otherLocalChanges), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->otherLocalChanges), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2942, 4180, 48, 32, 1, offsetof(struct ibstruct_smp_notice_trap144_data_details, capabilityMask), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->capabilityMask), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 4205, 0, 80, 10, 1, offsetof(struct ibstruct_smp_notice_trap144_data_details, reserved_80), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->reserved_80), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 4217, 0, 90, 1, 1, offsetof(struct ibstruct_smp_notice_trap144_data_details, capabilityMask2Change), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->capabilityMask2Change), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4239, 0, 91, 1, 1, offsetof(struct ibstruct_smp_notice_trap144_data_details, hierarchyInfoChange), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->hierarchyInfoChange), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4259, 0, 92, 1, 1, offsetof(struct ibstruct_smp_notice_trap144_data_details, SMPriorityChange), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->SMPriorityChange), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4276, 0, 93, 1, 1, offsetof(struct ibstruct_smp_notice_trap144_data_details, linkSpeedEnabledChange), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->linkSpeedEnabledChange), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4299, 0, 94, 1, 1, offsetof(struct ibstruct_smp_notice_trap144_data_details, linkWidthEnabledChange), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->linkWidthEnabledChange), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4322, 0, 95, 1, 1, offsetof(struct ibstruct_smp_notice_trap144_data_details, nodeDescriptionChange), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->nodeDescriptionChange), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2972, 0, 96, 16, 1, offsetof(struct ibstruct_smp_notice_trap144_data_details, capabilityMask2), sizeof(((struct ibstruct_smp_notice_trap144_data_details *)0)->capabilityMask2), 13, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 4344, 0, 112, 320, 1, offsetof(struct ibstruct_smp_notice_trap144_data_details, reserved_112), 40, 14, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [233] SMPNoticeTrap145DataDetails */
+	{ 2332, 0, 0, 16, 1, offsetof(struct ibstruct_smp_notice_trap145_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap145_data_details *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 4087, 0, 16, 16, 1, offsetof(struct ibstruct_smp_notice_trap145_data_details, lidAddr), sizeof(((struct ibstruct_smp_notice_trap145_data_details *)0)->lidAddr), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2308, 0, 32, 16, 1, offsetof(struct ibstruct_smp_notice_trap145_data_details, reserved_32), sizeof(((struct ibstruct_smp_notice_trap145_data_details *)0)->reserved_32), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 4357, 0, 48, 64, 1, offsetof(struct ibstruct_smp_notice_trap145_data_details, systemImageGUID), sizeof(((struct ibstruct_smp_notice_trap145_data_details *)0)->systemImageGUID), 3, -1, -1, -1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 4344, 0, 112, 320, 1, offsetof(struct ibstruct_smp_notice_trap145_data_details, reserved_112), 40, 4, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [238] SMPNoticeTrap256DataDetails */
+	{ 2332, 0, 0, 16, 1, offsetof(struct ibstruct_smp_notice_trap256_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 4087, 0, 16, 16, 1, offsetof(struct ibstruct_smp_notice_trap256_data_details, lidAddr), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->lidAddr), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3974, 0, 32, 16, 1, offsetof(struct ibstruct_smp_notice_trap256_data_details, drSLID), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->drSLID), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2665, 0, 48, 8, 1, offsetof(struct ibstruct_smp_notice_trap256_data_details, method), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->method), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 4373, 0, 56, 8, 1, offsetof(struct ibstruct_smp_notice_trap256_data_details, reserved_56), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->reserved_56), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 2725, 0, 64, 16, 1, offsetof(struct ibstruct_smp_notice_trap256_data_details, attributeID), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->attributeID), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2758, 0, 80, 32, 1, offsetof(struct ibstruct_smp_notice_trap256_data_details, attributeModifier), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->attributeModifier), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3947, 0, 112, 64, 1, offsetof(struct ibstruct_smp_notice_trap256_data_details, MKey), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->MKey), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4074, 0, 176, 8, 1, offsetof(struct ibstruct_smp_notice_trap256_data_details, reserved_176), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->reserved_176), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 4385, 0, 184, 1, 1, offsetof(struct ibstruct_smp_notice_trap256_data_details, drNotice), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->drNotice), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4394, 0, 185, 1, 1, offsetof(struct ibstruct_smp_notice_trap256_data_details, drPathTruncated), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->drPathTruncated), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4410, 0, 186, 6, 1, offsetof(struct ibstruct_smp_notice_trap256_data_details, drHopCount), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->drHopCount), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4421, 0, 192, 8, 30, offsetof(struct ibstruct_smp_notice_trap256_data_details, drNoticeReturnPath), sizeof(((struct ibstruct_smp_notice_trap256_data_details *)0)->drNoticeReturnPath[0]), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [251] SMPNoticeTrap257DataDetails */
+	{ 2332, 0, 0, 16, 1, offsetof(struct ibstruct_smp_notice_trap257_data_details, reserved_0), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 4440, 0, 16, 16, 1, offsetof(struct ibstruct_smp_notice_trap257_data_details, lidAddr1), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->lidAddr1), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4449, 0, 32, 16, 1, offsetof(struct ibstruct_smp_notice_trap257_data_details, lidAddr2), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->lidAddr2), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4458, 0, 48, 32, 1, offsetof(struct ibstruct_smp_notice_trap257_data_details, key), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->key), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2284, 0, 80, 4, 1, offsetof(struct ibstruct_smp_notice_trap257_data_details, SL), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->SL), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4462, 0, 84, 4, 1, offsetof(struct ibstruct_smp_notice_trap257_data_details, reserved_84), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->reserved_84), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 4474, 0, 88, 24, 1, offsetof(struct ibstruct_smp_notice_trap257_data_details, qp1), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->qp1), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4344, 0, 112, 8, 1, offsetof(struct ibstruct_smp_notice_trap257_data_details, reserved_112), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->reserved_112), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 4478, 0, 120, 24, 1, offsetof(struct ibstruct_smp_notice_trap257_data_details, qp2), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->qp2), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4482, 0, 144, 128, 1, offsetof(struct ibstruct_smp_notice_trap257_data_details, gidAddr1), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->gidAddr1), 9, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 4491, 0, 272, 128, 1, offsetof(struct ibstruct_smp_notice_trap257_data_details, gidAddr2), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->gidAddr2), 10, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 4500, 0, 400, 32, 1, offsetof(struct ibstruct_smp_notice_trap257_data_details, reserved_400), sizeof(((struct ibstruct_smp_notice_trap257_data_details *)0)->reserved_400), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [263] SMPNoticeTrap259DataDetails */
+	{ 4513, 0, 0, 16, 1, offsetof(struct ibstruct_smp_notice_trap259_data_details, dataValid), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->dataValid), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 4440, 0, 16, 16, 1, offsetof(struct ibstruct_smp_notice_trap259_data_details, lidAddr1), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->lidAddr1), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4449, 0, 32, 16, 1, offsetof(struct ibstruct_smp_notice_trap259_data_details, lidAddr2), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->lidAddr2), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2460, 0, 48, 16, 1, offsetof(struct ibstruct_smp_notice_trap259_data_details, PKey), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->PKey), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2284, 0, 64, 4, 1, offsetof(struct ibstruct_smp_notice_trap259_data_details, SL), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->SL), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4523, 0, 68, 4, 1, offsetof(struct ibstruct_smp_notice_trap259_data_details, reserved_68), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->reserved_68), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 4474, 0, 72, 24, 1, offsetof(struct ibstruct_smp_notice_trap259_data_details, qp1), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->qp1), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4535, 0, 96, 8, 1, offsetof(struct ibstruct_smp_notice_trap259_data_details, reserved_96), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->reserved_96), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 4478, 0, 104, 24, 1, offsetof(struct ibstruct_smp_notice_trap259_data_details, qp2), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->qp2), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4482, 0, 128, 128, 1, offsetof(struct ibstruct_smp_notice_trap259_data_details, gidAddr1), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->gidAddr1), 9, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 4491, 0, 256, 128, 1, offsetof(struct ibstruct_smp_notice_trap259_data_details, gidAddr2), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->gidAddr2), 10, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 4547, 0, 384, 16, 1, offsetof(struct ibstruct_smp_notice_trap259_data_details, swLidAddr), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->swLidAddr), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4109, 0, 400, 8, 1, offsetof(struct ibstruct_smp_notice_trap259_data_details, portNum), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->portNum), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4557, 0, 408, 24, 1, offsetof(struct ibstruct_smp_notice_trap259_data_details, reserved_408), sizeof(((struct ibstruct_smp_notice_trap259_data_details *)0)->reserved_408), 13, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [277] SMPNodeDescription */
+	{ 4570, 4581, 0, 512, 1, offsetof(struct ibstruct_smp_node_description, nodeString), 64, 0, -1, -1, -1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, 0 },
+	/* [278] SMPNodeInfo */
+	{ 2586, 4590, 0, 8, 1, offsetof(struct ibstruct_smp_node_info, baseVersion), sizeof(((struct ibstruct_smp_node_info *)0)->baseVersion), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2636, 4599, 8, 8, 1, offsetof(struct ibstruct_smp_node_info, classVersion), sizeof(((struct ibstruct_smp_node_info *)0)->classVersion), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3417, 4609, 16, 8, 1, offsetof(struct ibstruct_smp_node_info, nodeType), sizeof(((struct ibstruct_smp_node_info *)0)->nodeType), 2, IBSTRUCT_ENUM_NODE_TYPE, -1, -1, IBS_T_UINT, IBS_FMT_NODE_TYPE, IBS_DISP_DEFAULT, 0 },
+	{ 4618, 4627, 24, 8, 1, offsetof(struct ibstruct_smp_node_info, numPorts), sizeof(((struct ibstruct_smp_node_info *)0)->numPorts), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4357, 4636, 32, 64, 1, offsetof(struct ibstruct_smp_node_info, systemImageGUID), sizeof(((struct ibstruct_smp_node_info *)0)->systemImageGUID), 4, -1, -1, -1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 4647, 4656, 96, 64, 1, offsetof(struct ibstruct_smp_node_info, nodeGUID), sizeof(((struct ibstruct_smp_node_info *)0)->nodeGUID), 5, -1, -1, -1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 4661, 4670, 160, 64, 1, offsetof(struct ibstruct_smp_node_info, portGUID), sizeof(((struct ibstruct_smp_node_info *)0)->portGUID), 6, -1, -1, -1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 4679, 4692, 224, 16, 1, offsetof(struct ibstruct_smp_node_info, partitionCap), sizeof(((struct ibstruct_smp_node_info *)0)->partitionCap), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4700, 4709, 240, 16, 1, offsetof(struct ibstruct_smp_node_info, deviceID), sizeof(((struct ibstruct_smp_node_info *)0)->deviceID), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 4715, 4724, 256, 32, 1, offsetof(struct ibstruct_smp_node_info, revision), sizeof(((struct ibstruct_smp_node_info *)0)->revision), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 4733, 4746, 288, 8, 1, offsetof(struct ibstruct_smp_node_info, localPortNum), sizeof(((struct ibstruct_smp_node_info *)0)->localPortNum), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4756, 4765, 296, 24, 1, offsetof(struct ibstruct_smp_node_info, vendorID), sizeof(((struct ibstruct_smp_node_info *)0)->vendorID), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	/* [290] SMPSwitchInfo */
+	{ 4774, 4787, 0, 16, 1, offsetof(struct ibstruct_smp_switch_info, linearFDBCap), sizeof(((struct ibstruct_smp_switch_info *)0)->linearFDBCap), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4800, 4813, 16, 16, 1, offsetof(struct ibstruct_smp_switch_info, randomFDBCap), sizeof(((struct ibstruct_smp_switch_info *)0)->randomFDBCap), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4826, 4842, 32, 16, 1, offsetof(struct ibstruct_smp_switch_info, multicastFDBCap), sizeof(((struct ibstruct_smp_switch_info *)0)->multicastFDBCap), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4854, 4867, 48, 16, 1, offsetof(struct ibstruct_smp_switch_info, linearFDBTop), sizeof(((struct ibstruct_smp_switch_info *)0)->linearFDBTop), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4880, 4892, 64, 8, 1, offsetof(struct ibstruct_smp_switch_info, defaultPort), sizeof(((struct ibstruct_smp_switch_info *)0)->defaultPort), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4900, 4928, 72, 8, 1, offsetof(struct ibstruct_smp_switch_info, defaultMulticastPrimaryPort), sizeof(((struct ibstruct_smp_switch_info *)0)->defaultMulticastPrimaryPort), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4945, 4976, 80, 8, 1, offsetof(struct ibstruct_smp_switch_info, defaultMulticastNotPrimaryPort), sizeof(((struct ibstruct_smp_switch_info *)0)->defaultMulticastNotPrimaryPort), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4996, 5010, 88, 5, 1, offsetof(struct ibstruct_smp_switch_info, lifeTimeValue), sizeof(((struct ibstruct_smp_switch_info *)0)->lifeTimeValue), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 5019, 5035, 93, 1, 1, offsetof(struct ibstruct_smp_switch_info, portStateChange), sizeof(((struct ibstruct_smp_switch_info *)0)->portStateChange), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 5047, 5081, 94, 2, 1, offsetof(struct ibstruct_smp_switch_info, optimizedSLtoVLMappingProgramming), sizeof(((struct ibstruct_smp_switch_info *)0)->optimizedSLtoVLMappingProgramming), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 5098, 5110, 96, 16, 1, offsetof(struct ibstruct_smp_switch_info, LIDsPerPort), sizeof(((struct ibstruct_smp_switch_info *)0)->LIDsPerPort), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 5122, 5146, 112, 16, 1, offsetof(struct ibstruct_smp_switch_info, partitionEnforcementCap), sizeof(((struct ibstruct_smp_switch_info *)0)->partitionEnforcementCap), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 5161, 5183, 128, 1, 1, offsetof(struct ibstruct_smp_switch_info, inboundEnforcementCap), sizeof(((struct ibstruct_smp_switch_info *)0)->inboundEnforcementCap), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 5198, 5221, 129, 1, 1, offsetof(struct ibstruct_smp_switch_info, outboundEnforcementCap), sizeof(((struct ibstruct_smp_switch_info *)0)->outboundEnforcementCap), 13, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 5237, 5257, 130, 1, 1, offsetof(struct ibstruct_smp_switch_info, filterRawInboundCap), sizeof(((struct ibstruct_smp_switch_info *)0)->filterRawInboundCap), 14, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 5274, 5295, 131, 1, 1, offsetof(struct ibstruct_smp_switch_info, filterRawOutboundCap), sizeof(((struct ibstruct_smp_switch_info *)0)->filterRawOutboundCap), 15, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 5313, 5327, 132, 1, 1, offsetof(struct ibstruct_smp_switch_info, enhancedPort0), sizeof(((struct ibstruct_smp_switch_info *)0)->enhancedPort0), 16, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 5341, 0, 133, 3, 1, offsetof(struct ibstruct_smp_switch_info, reserved_133), sizeof(((struct ibstruct_smp_switch_info *)0)->reserved_133), 17, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 5354, 0, 136, 8, 1, offsetof(struct ibstruct_smp_switch_info, reserved_136), sizeof(((struct ibstruct_smp_switch_info *)0)->reserved_136), 18, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 5367, 5383, 144, 16, 1, offsetof(struct ibstruct_smp_switch_info, multicastFDBTop), sizeof(((struct ibstruct_smp_switch_info *)0)->multicastFDBTop), 19, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	/* [310] SMPGUIDInfo */
+	{ 5399, 5409, 0, 64, 8, offsetof(struct ibstruct_smp_guid_info, GUIDBlock), sizeof(((struct ibstruct_smp_guid_info *)0)->GUIDBlock[0]), 0, -1, -1, -1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	/* [311] SMPPortInfo */
+	{ 3947, 5414, 0, 64, 1, offsetof(struct ibstruct_smp_port_info, MKey), sizeof(((struct ibstruct_smp_port_info *)0)->MKey), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 5419, 2894, 64, 64, 1, offsetof(struct ibstruct_smp_port_info, GIDPrefix), sizeof(((struct ibstruct_smp_port_info *)0)->GIDPrefix), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 5429, 5433, 128, 16, 1, offsetof(struct ibstruct_smp_port_info, LID), sizeof(((struct ibstruct_smp_port_info *)0)->LID), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 5437, 5449, 144, 16, 1, offsetof(struct ibstruct_smp_port_info, masterSMLID), sizeof(((struct ibstruct_smp_port_info *)0)->masterSMLID), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2942, 5455, 160, 32, 1, offsetof(struct ibstruct_smp_port_info, capabilityMask), sizeof(((struct ibstruct_smp_port_info *)0)->capabilityMask), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_PORTCAPMASK, IBS_DISP_HEX, 0 },
+	{ 5463, 5472, 192, 16, 1, offsetof(struct ibstruct_smp_port_info, diagCode), sizeof(((struct ibstruct_smp_port_info *)0)->diagCode), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 5481, 5497, 208, 16, 1, offsetof(struct ibstruct_smp_port_info, MKeyLeasePeriod), sizeof(((struct ibstruct_smp_port_info *)0)->MKeyLeasePeriod), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4733, 4746, 224, 8, 1, offsetof(struct ibstruct_smp_port_info, localPortNum), sizeof(((struct ibstruct_smp_port_info *)0)->localPortNum), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 5513, 5530, 232, 8, 1, offsetof(struct ibstruct_smp_port_info, linkWidthEnabled), sizeof(((struct ibstruct_smp_port_info *)0)->linkWidthEnabled), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_LINKWIDTHEN, IBS_DISP_DEFAULT, 0 },
+	{ 5547, 5566, 240, 8, 1, offsetof(struct ibstruct_smp_port_info, linkWidthSupported), sizeof(((struct ibstruct_smp_port_info *)0)->linkWidthSupported), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_LINKWIDTHSUP, IBS_DISP_DEFAULT, 0 },
+	{ 5585, 5601, 248, 8, 1, offsetof(struct ibstruct_smp_port_info, linkWidthActive), sizeof(((struct ibstruct_smp_port_info *)0)->linkWidthActive), 10, IBSTRUCT_ENUM_LINK_WIDTH, -1, -1, IBS_T_UINT, IBS_FMT_LINKWIDTH, IBS_DISP_DEFAULT, 0 },
+	{ 5617, 5636, 256, 4, 1, offsetof(struct ibstruct_smp_port_info, linkSpeedSupported), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedSupported), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_LINKSPEEDSUP, IBS_DISP_DEFAULT, 0 },
+	{ 5655, 5665, 260, 4, 1, offsetof(struct ibstruct_smp_port_info, portState), sizeof(((struct ibstruct_smp_port_info *)0)->portState), 12, IBSTRUCT_ENUM_PORT_STATE, -1, -1, IBS_T_UINT, IBS_FMT_PORTSTATE, IBS_DISP_DEFAULT, 0 },
+	{ 5675, 5693, 264, 4, 1, offsetof(struct ibstruct_smp_port_info, portPhysicalState), sizeof(((struct ibstruct_smp_port_info *)0)->portPhysicalState), 13, IBSTRUCT_ENUM_PHYS_PORT_STATE, -1, -1, IBS_T_UINT, IBS_FMT_PHYSPORTSTATE, IBS_DISP_DEFAULT, 0 },
+	{ 5707, 5728, 268, 4, 1, offsetof(struct ibstruct_smp_port_info, linkDownDefaultState), sizeof(((struct ibstruct_smp_port_info *)0)->linkDownDefaultState), 14, IBSTRUCT_ENUM_LINK_DOWN_DEF_STATE, -1, -1, IBS_T_UINT, IBS_FMT_LINKDOWNDEFSTATE, IBS_DISP_DEFAULT, 0 },
+	{ 5745, 5761, 272, 2, 1, offsetof(struct ibstruct_smp_port_info, MKeyProtectBits), sizeof(((struct ibstruct_smp_port_info *)0)->MKeyProtectBits), 15, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 5773, 0, 274, 3, 1, offsetof(struct ibstruct_smp_port_info, reserved_274), sizeof(((struct ibstruct_smp_port_info *)0)->reserved_274), 16, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 5786, 5786, 277, 3, 1, offsetof(struct ibstruct_smp_port_info, LMC), sizeof(((struct ibstruct_smp_port_info *)0)->LMC), 17, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 5790, 5806, 280, 4, 1, offsetof(struct ibstruct_smp_port_info, linkSpeedActive), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedActive), 18, IBSTRUCT_ENUM_LINK_SPEED, -1, -1, IBS_T_UINT, IBS_FMT_LINKSPEED, IBS_DISP_DEFAULT, 0 },
+	{ 5822, 5839, 284, 4, 1, offsetof(struct ibstruct_smp_port_info, linkSpeedEnabled), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedEnabled), 19, -1, -1, -1, IBS_T_UINT, IBS_FMT_LINKSPEEDEN, IBS_DISP_DEFAULT, 0 },
+	{ 5856, 5868, 288, 4, 1, offsetof(struct ibstruct_smp_port_info, neighborMTU), sizeof(((struct ibstruct_smp_port_info *)0)->neighborMTU), 20, IBSTRUCT_ENUM_MTU, -1, -1, IBS_T_UINT, IBS_FMT_MTU, IBS_DISP_DEFAULT, 0 },
+	{ 5880, 5891, 292, 4, 1, offsetof(struct ibstruct_smp_port_info, masterSMSL), sizeof(((struct ibstruct_smp_port_info *)0)->masterSMSL), 21, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 5896, 5896, 296, 4, 1, offsetof(struct ibstruct_smp_port_info, VLCap), sizeof(((struct ibstruct_smp_port_info *)0)->VLCap), 22, IBSTRUCT_ENUM_VL_CAP, -1, -1, IBS_T_UINT, IBS_FMT_VLCAP, IBS_DISP_DEFAULT, 0 },
+	{ 5902, 5911, 300, 4, 1, offsetof(struct ibstruct_smp_port_info, initType), sizeof(((struct ibstruct_smp_port_info *)0)->initType), 23, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 5920, 5920, 304, 8, 1, offsetof(struct ibstruct_smp_port_info, VLHighLimit), sizeof(((struct ibstruct_smp_port_info *)0)->VLHighLimit), 24, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 5932, 5953, 312, 8, 1, offsetof(struct ibstruct_smp_port_info, VLArbitrationHighCap), sizeof(((struct ibstruct_smp_port_info *)0)->VLArbitrationHighCap), 25, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 5966, 5986, 320, 8, 1, offsetof(struct ibstruct_smp_port_info, VLArbitrationLowCap), sizeof(((struct ibstruct_smp_port_info *)0)->VLArbitrationLowCap), 26, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 5998, 6012, 328, 4, 1, offsetof(struct ibstruct_smp_port_info, initTypeReply), sizeof(((struct ibstruct_smp_port_info *)0)->initTypeReply), 27, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 6022, 6029, 332, 4, 1, offsetof(struct ibstruct_smp_port_info, MTUCap), sizeof(((struct ibstruct_smp_port_info *)0)->MTUCap), 28, IBSTRUCT_ENUM_MTU, -1, -1, IBS_T_UINT, IBS_FMT_MTU, IBS_DISP_DEFAULT, 0 },
+	{ 6036, 6036, 336, 3, 1, offsetof(struct ibstruct_smp_port_info, VLStallCount), sizeof(((struct ibstruct_smp_port_info *)0)->VLStallCount), 29, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 6049, 6057, 339, 5, 1, offsetof(struct ibstruct_smp_port_info, HOQLife), sizeof(((struct ibstruct_smp_port_info *)0)->HOQLife), 30, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 6065, 6080, 344, 4, 1, offsetof(struct ibstruct_smp_port_info, operationalVLs), sizeof(((struct ibstruct_smp_port_info *)0)->operationalVLs), 31, IBSTRUCT_ENUM_VL_CAP, -1, -1, IBS_T_UINT, IBS_FMT_OPERVLS, IBS_DISP_DEFAULT, 0 },
+	{ 6088, 6116, 348, 1, 1, offsetof(struct ibstruct_smp_port_info, partitionEnforcementInbound), sizeof(((struct ibstruct_smp_port_info *)0)->partitionEnforcementInbound), 32, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 6131, 6160, 349, 1, 1, offsetof(struct ibstruct_smp_port_info, partitionEnforcementOutbound), sizeof(((struct ibstruct_smp_port_info *)0)->partitionEnforcementOutbound), 33, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 6176, 6193, 350, 1, 1, offsetof(struct ibstruct_smp_port_info, filterRawInbound), sizeof(((struct ibstruct_smp_port_info *)0)->filterRawInbound), 34, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 6206, 6224, 351, 1, 1, offsetof(struct ibstruct_smp_port_info, filterRawOutbound), sizeof(((struct ibstruct_smp_port_info *)0)->filterRawOutbound), 35, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 6238, 6253, 352, 16, 1, offsetof(struct ibstruct_smp_port_info, MKeyViolations), sizeof(((struct ibstruct_smp_port_info *)0)->MKeyViolations), 36, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 6268, 6283, 368, 16, 1, offsetof(struct ibstruct_smp_port_info, PKeyViolations), sizeof(((struct ibstruct_smp_port_info *)0)->PKeyViolations), 37, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 6298, 6313, 384, 16, 1, offsetof(struct ibstruct_smp_port_info, QKeyViolations), sizeof(((struct ibstruct_smp_port_info *)0)->QKeyViolations), 38, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 6328, 6336, 400, 8, 1, offsetof(struct ibstruct_smp_port_info, GUIDCap), sizeof(((struct ibstruct_smp_port_info *)0)->GUIDCap), 39, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 6344, 6361, 408, 1, 1, offsetof(struct ibstruct_smp_port_info, clientReregister), sizeof(((struct ibstruct_smp_port_info *)0)->clientReregister), 40, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 6378, 6414, 409, 2, 1, offsetof(struct ibstruct_smp_port_info, multicastPKeyTrapSuppressionEnabled), sizeof(((struct ibstruct_smp_port_info *)0)->multicastPKeyTrapSuppressionEnabled), 41, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 6446, 6460, 411, 5, 1, offsetof(struct ibstruct_smp_port_info, subnetTimeOut), sizeof(((struct ibstruct_smp_port_info *)0)->subnetTimeOut), 42, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 6474, 0, 416, 3, 1, offsetof(struct ibstruct_smp_port_info, reserved_416), sizeof(((struct ibstruct_smp_port_info *)0)->reserved_416), 43, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 3004, 3018, 419, 5, 1, offsetof(struct ibstruct_smp_port_info, respTimeValue), sizeof(((struct ibstruct_smp_port_info *)0)->respTimeValue), 44, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 6487, 6502, 424, 4, 1, offsetof(struct ibstruct_smp_port_info, localPhyErrors), sizeof(((struct ibstruct_smp_port_info *)0)->localPhyErrors), 45, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 6515, 6529, 428, 4, 1, offsetof(struct ibstruct_smp_port_info, overrunErrors), sizeof(((struct ibstruct_smp_port_info *)0)->overrunErrors), 46, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 6540, 6554, 432, 16, 1, offsetof(struct ibstruct_smp_port_info, maxCreditHint), sizeof(((struct ibstruct_smp_port_info *)0)->maxCreditHint), 47, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 6568, 0, 448, 1, 1, offsetof(struct ibstruct_smp_port_info, reserved_448), sizeof(((struct ibstruct_smp_port_info *)0)->reserved_448), 48, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 6581, 0, 449, 2, 1, offsetof(struct ibstruct_smp_port_info, linkSpeedExtActive2), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtActive2), 49, IBSTRUCT_ENUM_LINK_SPEED_EXT2, -1, -1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXT2, IBS_DISP_DEFAULT, 0 },
+	{ 6601, 0, 451, 2, 1, offsetof(struct ibstruct_smp_port_info, linkSpeedExtSupported2), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtSupported2), 50, -1, -1, -1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXTSUP2, IBS_DISP_DEFAULT, 0 },
+	{ 6624, 0, 453, 3, 1, offsetof(struct ibstruct_smp_port_info, linkSpeedExtEnabled2), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtEnabled2), 51, -1, -1, -1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXTEN2, IBS_DISP_DEFAULT, 0 },
+	{ 6645, 6666, 456, 24, 1, offsetof(struct ibstruct_smp_port_info, linkRoundTripLatency), sizeof(((struct ibstruct_smp_port_info *)0)->linkRoundTripLatency), 52, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2972, 2988, 480, 16, 1, offsetof(struct ibstruct_smp_port_info, capabilityMask2), sizeof(((struct ibstruct_smp_port_info *)0)->capabilityMask2), 53, -1, -1, -1, IBS_T_UINT, IBS_FMT_PORTCAPMASK2, IBS_DISP_HEX, 0 },
+	{ 6676, 6695, 496, 4, 1, offsetof(struct ibstruct_smp_port_info, linkSpeedExtActive), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtActive), 54, IBSTRUCT_ENUM_LINK_SPEED_EXT, -1, -1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXT, IBS_DISP_DEFAULT, 0 },
+	{ 6714, 6736, 500, 4, 1, offsetof(struct ibstruct_smp_port_info, linkSpeedExtSupported), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtSupported), 55, -1, -1, -1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXTSUP, IBS_DISP_DEFAULT, 0 },
+	{ 6758, 0, 504, 3, 1, offsetof(struct ibstruct_smp_port_info, reserved_504), sizeof(((struct ibstruct_smp_port_info *)0)->reserved_504), 56, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 6771, 6791, 507, 5, 1, offsetof(struct ibstruct_smp_port_info, linkSpeedExtEnabled), sizeof(((struct ibstruct_smp_port_info *)0)->linkSpeedExtEnabled), 57, -1, -1, -1, IBS_T_UINT, IBS_FMT_LINKSPEEDEXTEN, IBS_DISP_DEFAULT, 0 },
+	/* [369] SMPPKeyTable */
+	{ 6811, 0, 0, 16, 32, offsetof(struct ibstruct_smp_pkey_table, PKeyBlock), sizeof(((struct ibstruct_smp_pkey_table *)0)->PKeyBlock[0]), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	/* [370] SMPSLToVLMappingTable */
+	{ 6821, 6828, 0, 64, 1, offsetof(struct ibstruct_smp_sl2vl_mapping_table, SLtoVL), sizeof(((struct ibstruct_smp_sl2vl_mapping_table *)0)->SLtoVL), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	/* [371] SMPVLArbitrationTable */
+	{ 6838, 6852, 0, 512, 1, offsetof(struct ibstruct_smp_vlarb_table, VLWeightBlock), 64, 0, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [372] SMPLinearForwardingTable */
+	{ 6861, 6871, 0, 512, 1, offsetof(struct ibstruct_smp_linear_forwarding_table, portBlock), 64, 0, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [373] SMPLIDPortBlock */
+	{ 5429, 0, 0, 16, 1, offsetof(struct ibstruct_smp_lid_port_block, LID), sizeof(((struct ibstruct_smp_lid_port_block *)0)->LID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 6885, 0, 16, 1, 1, offsetof(struct ibstruct_smp_lid_port_block, valid), sizeof(((struct ibstruct_smp_lid_port_block *)0)->valid), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 5786, 0, 17, 3, 1, offsetof(struct ibstruct_smp_lid_port_block, LMC), sizeof(((struct ibstruct_smp_lid_port_block *)0)->LMC), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 6891, 0, 20, 4, 1, offsetof(struct ibstruct_smp_lid_port_block, reserved_20), sizeof(((struct ibstruct_smp_lid_port_block *)0)->reserved_20), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 6903, 0, 24, 8, 1, offsetof(struct ibstruct_smp_lid_port_block, port), sizeof(((struct ibstruct_smp_lid_port_block *)0)->port), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [378] SMPRandomForwardingTable */
+	{ 6908, 0, 0, 32, 16, offsetof(struct ibstruct_smp_random_forwarding_table, LIDPortBlock), sizeof(((struct ibstruct_smp_random_forwarding_table *)0)->LIDPortBlock[0]), 0, -1, -1, 47, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	/* [379] SMPMulticastForwardingTable */
+	{ 6921, 6935, 0, 512, 1, offsetof(struct ibstruct_smp_multicast_forwarding_table, portMaskBlock), 64, 0, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [380] SMPSMInfo */
+	{ 5409, 6952, 0, 64, 1, offsetof(struct ibstruct_smp_sm_info, GUID), sizeof(((struct ibstruct_smp_sm_info *)0)->GUID), 0, -1, -1, -1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 6963, 6969, 64, 64, 1, offsetof(struct ibstruct_smp_sm_info, SMKey), sizeof(((struct ibstruct_smp_sm_info *)0)->SMKey), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 6979, 6988, 128, 32, 1, offsetof(struct ibstruct_smp_sm_info, actCount), sizeof(((struct ibstruct_smp_sm_info *)0)->actCount), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, 0 },
+	{ 6999, 7008, 160, 4, 1, offsetof(struct ibstruct_smp_sm_info, priority), sizeof(((struct ibstruct_smp_sm_info *)0)->priority), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7019, 7027, 164, 4, 1, offsetof(struct ibstruct_smp_sm_info, SMState), sizeof(((struct ibstruct_smp_sm_info *)0)->SMState), 4, IBSTRUCT_ENUM_SM_STATE, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7035, 0, 168, 24, 1, offsetof(struct ibstruct_smp_sm_info, reserved_168), sizeof(((struct ibstruct_smp_sm_info *)0)->reserved_168), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [386] SMPVendorDiag */
+	{ 7048, 0, 0, 16, 1, offsetof(struct ibstruct_smp_vendor_diag, nextIndex), sizeof(((struct ibstruct_smp_vendor_diag *)0)->nextIndex), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7058, 0, 16, 496, 1, offsetof(struct ibstruct_smp_vendor_diag, diagData), 62, 1, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [388] SMPLedInfo */
+	{ 7067, 0, 0, 1, 1, offsetof(struct ibstruct_smp_led_info, ledMask), sizeof(((struct ibstruct_smp_led_info *)0)->ledMask), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7075, 0, 1, 31, 1, offsetof(struct ibstruct_smp_led_info, reserved_1), sizeof(((struct ibstruct_smp_led_info *)0)->reserved_1), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [390] SMPPortInfoExtended */
+	{ 2942, 5455, 0, 32, 1, offsetof(struct ibstruct_smp_port_info_extended, capabilityMask), sizeof(((struct ibstruct_smp_port_info_extended *)0)->capabilityMask), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 7086, 7086, 32, 16, 1, offsetof(struct ibstruct_smp_port_info_extended, FECModeActive), sizeof(((struct ibstruct_smp_port_info_extended *)0)->FECModeActive), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7100, 7100, 48, 16, 1, offsetof(struct ibstruct_smp_port_info_extended, FDRFECModeSupported), sizeof(((struct ibstruct_smp_port_info_extended *)0)->FDRFECModeSupported), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 7120, 7120, 64, 16, 1, offsetof(struct ibstruct_smp_port_info_extended, FDRFECModeEnabled), sizeof(((struct ibstruct_smp_port_info_extended *)0)->FDRFECModeEnabled), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 7138, 7138, 80, 16, 1, offsetof(struct ibstruct_smp_port_info_extended, EDRFECModeSupported), sizeof(((struct ibstruct_smp_port_info_extended *)0)->EDRFECModeSupported), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 7158, 7158, 96, 16, 1, offsetof(struct ibstruct_smp_port_info_extended, EDRFECModeEnabled), sizeof(((struct ibstruct_smp_port_info_extended *)0)->EDRFECModeEnabled), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 7176, 7176, 112, 16, 1, offsetof(struct ibstruct_smp_port_info_extended, HDRFECModeSupported), sizeof(((struct ibstruct_smp_port_info_extended *)0)->HDRFECModeSupported), 6, -1, 5, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 7196, 7196, 128, 16, 1, offsetof(struct ibstruct_smp_port_info_extended, HDRFECModeEnabled), sizeof(((struct ibstruct_smp_port_info_extended *)0)->HDRFECModeEnabled), 7, -1, 8, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 7214, 7214, 144, 16, 1, offsetof(struct ibstruct_smp_port_info_extended, NDRFECModeSupported), sizeof(((struct ibstruct_smp_port_info_extended *)0)->NDRFECModeSupported), 8, -1, 7, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 7234, 7234, 160, 16, 1, offsetof(struct ibstruct_smp_port_info_extended, NDRFECModeEnabled), sizeof(((struct ibstruct_smp_port_info_extended *)0)->NDRFECModeEnabled), 9, -1, 10, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 4074, 0, 176, 16, 1, offsetof(struct ibstruct_smp_port_info_extended, reserved_176), sizeof(((struct ibstruct_smp_port_info_extended *)0)->reserved_176), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7252, 0, 192, 320, 1, offsetof(struct ibstruct_smp_port_info_extended, reserved_192), 40, 11, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [402] MlnxExtPortInfo */
+	{ 2332, 0, 0, 24, 1, offsetof(struct ibstruct_mlnx_ext_port_info, reserved_0), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7265, 7283, 24, 8, 1, offsetof(struct ibstruct_mlnx_ext_port_info, stateChangeEnable), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->stateChangeEnable), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2308, 0, 32, 24, 1, offsetof(struct ibstruct_mlnx_ext_port_info, reserved_32), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->reserved_32), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 5617, 5636, 56, 8, 1, offsetof(struct ibstruct_mlnx_ext_port_info, linkSpeedSupported), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->linkSpeedSupported), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 7301, 0, 64, 24, 1, offsetof(struct ibstruct_mlnx_ext_port_info, reserved_64), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->reserved_64), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 5822, 5839, 88, 8, 1, offsetof(struct ibstruct_mlnx_ext_port_info, linkSpeedEnabled), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->linkSpeedEnabled), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 4535, 0, 96, 24, 1, offsetof(struct ibstruct_mlnx_ext_port_info, reserved_96), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->reserved_96), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 5790, 5806, 120, 8, 1, offsetof(struct ibstruct_mlnx_ext_port_info, linkSpeedActive), sizeof(((struct ibstruct_mlnx_ext_port_info *)0)->linkSpeedActive), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 7313, 0, 128, 384, 1, offsetof(struct ibstruct_mlnx_ext_port_info, reserved_128), 48, 8, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [411] SAHeader */
+	{ 3819, 0, 0, 288, 1, offsetof(struct ibstruct_sa_header, RMPPHeader), sizeof(((struct ibstruct_sa_header *)0)->RMPPHeader), 0, -1, -1, 21, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 6963, 7326, 288, 64, 1, offsetof(struct ibstruct_sa_header, SMKey), sizeof(((struct ibstruct_sa_header *)0)->SMKey), 17, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 7334, 7350, 352, 16, 1, offsetof(struct ibstruct_sa_header, attributeOffset), sizeof(((struct ibstruct_sa_header *)0)->attributeOffset), 18, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7361, 0, 368, 16, 1, offsetof(struct ibstruct_sa_header, reserved_368), sizeof(((struct ibstruct_sa_header *)0)->reserved_368), 19, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7374, 7388, 384, 64, 1, offsetof(struct ibstruct_sa_header, componentMask), sizeof(((struct ibstruct_sa_header *)0)->componentMask), 20, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	/* [416] SAFormat */
+	{ 7399, 0, 0, 448, 1, offsetof(struct ibstruct_sa_format, SAHeader), sizeof(((struct ibstruct_sa_format *)0)->SAHeader), 0, -1, -1, 55, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 3881, 7408, 448, 1600, 1, offsetof(struct ibstruct_sa_format, data), 200, 21, -1, -1, -1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	/* [418] SANodeRecord */
+	{ 5429, 5433, 0, 16, 1, offsetof(struct ibstruct_sa_node_record, LID), sizeof(((struct ibstruct_sa_node_record *)0)->LID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4054, 0, 16, 16, 1, offsetof(struct ibstruct_sa_node_record, reserved_16), sizeof(((struct ibstruct_sa_node_record *)0)->reserved_16), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7415, 0, 32, 320, 1, offsetof(struct ibstruct_sa_node_record, nodeInfo), sizeof(((struct ibstruct_sa_node_record *)0)->nodeInfo), 2, -1, -1, 39, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 7424, 0, 352, 512, 1, offsetof(struct ibstruct_sa_node_record, nodeDescription), sizeof(((struct ibstruct_sa_node_record *)0)->nodeDescription), 14, -1, -1, 38, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	/* [422] SAPortInfoRecord */
+	{ 7440, 0, 0, 16, 1, offsetof(struct ibstruct_sa_port_info_record, endportLID), sizeof(((struct ibstruct_sa_port_info_record *)0)->endportLID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4109, 0, 16, 8, 1, offsetof(struct ibstruct_sa_port_info_record, portNum), sizeof(((struct ibstruct_sa_port_info_record *)0)->portNum), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7451, 0, 24, 8, 1, offsetof(struct ibstruct_sa_port_info_record, reserved_24), sizeof(((struct ibstruct_sa_port_info_record *)0)->reserved_24), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7463, 0, 32, 512, 1, offsetof(struct ibstruct_sa_port_info_record, portInfo), sizeof(((struct ibstruct_sa_port_info_record *)0)->portInfo), 3, -1, -1, 42, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	/* [426] SASLToVLMappingTableRecord */
+	{ 5429, 0, 0, 16, 1, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, LID), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->LID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7472, 0, 16, 8, 1, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, inputPortNum), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->inputPortNum), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7485, 0, 24, 8, 1, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, outputPortNum), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->outputPortNum), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2308, 0, 32, 32, 1, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, reserved_32), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->reserved_32), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7499, 0, 64, 64, 1, offsetof(struct ibstruct_sa_sl2vl_mapping_table_record, SLToVLMappingTable), sizeof(((struct ibstruct_sa_sl2vl_mapping_table_record *)0)->SLToVLMappingTable), 4, -1, -1, 44, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	/* [431] SASwitchInfoRecord */
+	{ 5429, 0, 0, 16, 1, offsetof(struct ibstruct_sa_switch_info_record, LID), sizeof(((struct ibstruct_sa_switch_info_record *)0)->LID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4054, 0, 16, 16, 1, offsetof(struct ibstruct_sa_switch_info_record, reserved_16), sizeof(((struct ibstruct_sa_switch_info_record *)0)->reserved_16), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7518, 0, 32, 160, 1, offsetof(struct ibstruct_sa_switch_info_record, switchInfo), sizeof(((struct ibstruct_sa_switch_info_record *)0)->switchInfo), 2, -1, -1, 40, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	/* [434] SALinearForwardingTableRecord */
+	{ 5429, 0, 0, 16, 1, offsetof(struct ibstruct_sa_linear_forwarding_table_record, LID), sizeof(((struct ibstruct_sa_linear_forwarding_table_record *)0)->LID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7529, 0, 16, 16, 1, offsetof(struct ibstruct_sa_linear_forwarding_table_record, blockNum), sizeof(((struct ibstruct_sa_linear_forwarding_table_record *)0)->blockNum), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2308, 0, 32, 32, 1, offsetof(struct ibstruct_sa_linear_forwarding_table_record, reserved_32), sizeof(((struct ibstruct_sa_linear_forwarding_table_record *)0)->reserved_32), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7538, 0, 64, 512, 1, offsetof(struct ibstruct_sa_linear_forwarding_table_record, linearForwardingTable), sizeof(((struct ibstruct_sa_linear_forwarding_table_record *)0)->linearForwardingTable), 3, -1, -1, 46, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	/* [438] SARandomForwardingTableRecord */
+	{ 5429, 0, 0, 16, 1, offsetof(struct ibstruct_sa_random_forwarding_table_record, LID), sizeof(((struct ibstruct_sa_random_forwarding_table_record *)0)->LID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7529, 0, 16, 16, 1, offsetof(struct ibstruct_sa_random_forwarding_table_record, blockNum), sizeof(((struct ibstruct_sa_random_forwarding_table_record *)0)->blockNum), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2308, 0, 32, 32, 1, offsetof(struct ibstruct_sa_random_forwarding_table_record, reserved_32), sizeof(((struct ibstruct_sa_random_forwarding_table_record *)0)->reserved_32), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7560, 0, 64, 512, 1, offsetof(struct ibstruct_sa_random_forwarding_table_record, randomForwardingTable), sizeof(((struct ibstruct_sa_random_forwarding_table_record *)0)->randomForwardingTable), 3, -1, -1, 48, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	/* [442] SAMulticastForwardingTableRecord */
+	{ 5429, 0, 0, 16, 1, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, LID), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->LID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4054, 0, 16, 2, 1, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, reserved_16), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->reserved_16), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7582, 0, 18, 4, 1, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, position), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->position), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7529, 0, 22, 10, 1, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, blockNum), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->blockNum), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2308, 0, 32, 32, 1, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, reserved_32), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->reserved_32), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7591, 0, 64, 512, 1, offsetof(struct ibstruct_sa_multicast_forwarding_table_record, multicastForwardingTable), sizeof(((struct ibstruct_sa_multicast_forwarding_table_record *)0)->multicastForwardingTable), 5, -1, -1, 49, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	/* [448] SAVLArbitrationTableRecord */
+	{ 5429, 0, 0, 16, 1, offsetof(struct ibstruct_sa_vlarb_table_record, LID), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->LID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7485, 0, 16, 8, 1, offsetof(struct ibstruct_sa_vlarb_table_record, outputPortNum), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->outputPortNum), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7529, 0, 24, 8, 1, offsetof(struct ibstruct_sa_vlarb_table_record, blockNum), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->blockNum), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2308, 0, 32, 32, 1, offsetof(struct ibstruct_sa_vlarb_table_record, reserved_32), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->reserved_32), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7616, 0, 64, 512, 1, offsetof(struct ibstruct_sa_vlarb_table_record, VLArbitrationTable), sizeof(((struct ibstruct_sa_vlarb_table_record *)0)->VLArbitrationTable), 4, -1, -1, 45, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	/* [453] SASMInfoRecord */
+	{ 5429, 0, 0, 16, 1, offsetof(struct ibstruct_sa_sm_info_record, LID), sizeof(((struct ibstruct_sa_sm_info_record *)0)->LID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4054, 0, 16, 16, 1, offsetof(struct ibstruct_sa_sm_info_record, reserved_16), sizeof(((struct ibstruct_sa_sm_info_record *)0)->reserved_16), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7635, 0, 32, 192, 1, offsetof(struct ibstruct_sa_sm_info_record, SMInfo), sizeof(((struct ibstruct_sa_sm_info_record *)0)->SMInfo), 2, -1, -1, 50, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	/* [456] SAPKeyTableRecord */
+	{ 5429, 0, 0, 16, 1, offsetof(struct ibstruct_sa_pkey_table_record, LID), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->LID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7529, 0, 16, 16, 1, offsetof(struct ibstruct_sa_pkey_table_record, blockNum), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->blockNum), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4109, 0, 32, 8, 1, offsetof(struct ibstruct_sa_pkey_table_record, portNum), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->portNum), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4117, 0, 40, 24, 1, offsetof(struct ibstruct_sa_pkey_table_record, reserved_40), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->reserved_40), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7642, 0, 64, 512, 1, offsetof(struct ibstruct_sa_pkey_table_record, PKeyTable), sizeof(((struct ibstruct_sa_pkey_table_record *)0)->PKeyTable), 4, -1, -1, 43, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	/* [461] SAInformInfoRecord */
+	{ 7652, 0, 0, 128, 1, offsetof(struct ibstruct_sa_inform_info_record, subscriberGID), sizeof(((struct ibstruct_sa_inform_info_record *)0)->subscriberGID), 0, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 7666, 0, 128, 16, 1, offsetof(struct ibstruct_sa_inform_info_record, enumeration), sizeof(((struct ibstruct_sa_inform_info_record *)0)->enumeration), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2745, 0, 144, 16, 1, offsetof(struct ibstruct_sa_inform_info_record, reserved_144), sizeof(((struct ibstruct_sa_inform_info_record *)0)->reserved_144), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 3619, 0, 160, 32, 1, offsetof(struct ibstruct_sa_inform_info_record, reserved_160), sizeof(((struct ibstruct_sa_inform_info_record *)0)->reserved_160), -1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7678, 0, 192, 288, 1, offsetof(struct ibstruct_sa_inform_info_record, informInfo), sizeof(((struct ibstruct_sa_inform_info_record *)0)->informInfo), 3, -1, -1, 20, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 7689, 0, 480, 160, 1, offsetof(struct ibstruct_sa_inform_info_record, reserved_480), 20, 16, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [467] SALinkRecord */
+	{ 7702, 0, 0, 16, 1, offsetof(struct ibstruct_sa_link_record, fromLID), sizeof(((struct ibstruct_sa_link_record *)0)->fromLID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7710, 0, 16, 8, 1, offsetof(struct ibstruct_sa_link_record, fromPort), sizeof(((struct ibstruct_sa_link_record *)0)->fromPort), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7719, 0, 24, 8, 1, offsetof(struct ibstruct_sa_link_record, toPort), sizeof(((struct ibstruct_sa_link_record *)0)->toPort), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7726, 0, 32, 16, 1, offsetof(struct ibstruct_sa_link_record, toLID), sizeof(((struct ibstruct_sa_link_record *)0)->toLID), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4129, 0, 48, 16, 1, offsetof(struct ibstruct_sa_link_record, reserved_48), sizeof(((struct ibstruct_sa_link_record *)0)->reserved_48), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [472] SAGUIDInfoRecord */
+	{ 5429, 5433, 0, 16, 1, offsetof(struct ibstruct_sa_guid_info_record, LID), sizeof(((struct ibstruct_sa_guid_info_record *)0)->LID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7529, 7732, 16, 8, 1, offsetof(struct ibstruct_sa_guid_info_record, blockNum), sizeof(((struct ibstruct_sa_guid_info_record *)0)->blockNum), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7451, 0, 24, 8, 1, offsetof(struct ibstruct_sa_guid_info_record, reserved_24), sizeof(((struct ibstruct_sa_guid_info_record *)0)->reserved_24), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 2308, 0, 32, 32, 1, offsetof(struct ibstruct_sa_guid_info_record, reserved_32), sizeof(((struct ibstruct_sa_guid_info_record *)0)->reserved_32), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7741, 0, 64, 512, 1, offsetof(struct ibstruct_sa_guid_info_record, GUIDInfo), sizeof(((struct ibstruct_sa_guid_info_record *)0)->GUIDInfo), 4, -1, -1, 41, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	/* [477] SAServiceRecord */
+	{ 7750, 7760, 0, 64, 1, offsetof(struct ibstruct_sa_service_record, serviceID), sizeof(((struct ibstruct_sa_service_record *)0)->serviceID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 7770, 7781, 64, 128, 1, offsetof(struct ibstruct_sa_service_record, serviceGID), sizeof(((struct ibstruct_sa_service_record *)0)->serviceGID), 1, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 7792, 7804, 192, 16, 1, offsetof(struct ibstruct_sa_service_record, servicePKey), sizeof(((struct ibstruct_sa_service_record *)0)->servicePKey), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 7816, 0, 208, 16, 1, offsetof(struct ibstruct_sa_service_record, reserved_208), sizeof(((struct ibstruct_sa_service_record *)0)->reserved_208), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7829, 7842, 224, 32, 1, offsetof(struct ibstruct_sa_service_record, serviceLease), sizeof(((struct ibstruct_sa_service_record *)0)->serviceLease), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 7855, 7866, 256, 128, 1, offsetof(struct ibstruct_sa_service_record, serviceKey), sizeof(((struct ibstruct_sa_service_record *)0)->serviceKey), 5, -1, -1, -1, IBS_T_GID, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 7877, 7889, 384, 512, 1, offsetof(struct ibstruct_sa_service_record, serviceName), 64, 6, -1, -1, -1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, 0 },
+	{ 7901, 0, 896, 8, 16, offsetof(struct ibstruct_sa_service_record, serviceData8), sizeof(((struct ibstruct_sa_service_record *)0)->serviceData8[0]), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7914, 0, 1024, 16, 8, offsetof(struct ibstruct_sa_service_record, serviceData16), sizeof(((struct ibstruct_sa_service_record *)0)->serviceData16[0]), 23, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7928, 0, 1152, 32, 4, offsetof(struct ibstruct_sa_service_record, serviceData32), sizeof(((struct ibstruct_sa_service_record *)0)->serviceData32[0]), 31, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7942, 0, 1280, 64, 2, offsetof(struct ibstruct_sa_service_record, serviceData64), sizeof(((struct ibstruct_sa_service_record *)0)->serviceData64[0]), 35, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	/* [488] SAServiceRecordData */
+	{ 7956, 7968, 0, 512, 1, offsetof(struct ibstruct_sa_service_record_data, serviceData), 64, 0, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [489] ATSServiceData */
+	{ 2332, 0, 0, 96, 1, offsetof(struct ibstruct_ats_service_data, reserved_0), 12, 0, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7980, 7989, 96, 32, 1, offsetof(struct ibstruct_ats_service_data, nodeAddr), sizeof(((struct ibstruct_ats_service_data *)0)->nodeAddr), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 8001, 8010, 128, 16, 1, offsetof(struct ibstruct_ats_service_data, magicKey), sizeof(((struct ibstruct_ats_service_data *)0)->magicKey), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3417, 8022, 144, 16, 1, offsetof(struct ibstruct_ats_service_data, nodeType), sizeof(((struct ibstruct_ats_service_data *)0)->nodeType), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3619, 0, 160, 96, 1, offsetof(struct ibstruct_ats_service_data, reserved_160), 12, 4, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8034, 8043, 256, 256, 1, offsetof(struct ibstruct_ats_service_data, nodeName), 32, 5, -1, -1, -1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, 0 },
+	/* [495] SAPathRecord */
+	{ 7750, 0, 0, 64, 1, offsetof(struct ibstruct_sa_path_record, serviceID), sizeof(((struct ibstruct_sa_path_record *)0)->serviceID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 8055, 0, 64, 0, 1, 0, 0, 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2416, 8070, 64, 128, 1, offsetof(struct ibstruct_sa_path_record, DGID), sizeof(((struct ibstruct_sa_path_record *)0)->DGID), 2, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 2411, 8082, 192, 128, 1, offsetof(struct ibstruct_sa_path_record, SGID), sizeof(((struct ibstruct_sa_path_record *)0)->SGID), 3, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 2303, 8094, 320, 16, 1, offsetof(struct ibstruct_sa_path_record, DLID), sizeof(((struct ibstruct_sa_path_record *)0)->DLID), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2327, 8106, 336, 16, 1, offsetof(struct ibstruct_sa_path_record, SLID), sizeof(((struct ibstruct_sa_path_record *)0)->SLID), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8118, 0, 352, 1, 1, offsetof(struct ibstruct_sa_path_record, rawTraffic), sizeof(((struct ibstruct_sa_path_record *)0)->rawTraffic), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8129, 0, 353, 3, 1, offsetof(struct ibstruct_sa_path_record, reserved_353), sizeof(((struct ibstruct_sa_path_record *)0)->reserved_353), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 2380, 0, 356, 20, 1, offsetof(struct ibstruct_sa_path_record, flowLabel), sizeof(((struct ibstruct_sa_path_record *)0)->flowLabel), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8142, 0, 376, 8, 1, offsetof(struct ibstruct_sa_path_record, hopLimit), sizeof(((struct ibstruct_sa_path_record *)0)->hopLimit), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2373, 0, 384, 8, 1, offsetof(struct ibstruct_sa_path_record, TClass), sizeof(((struct ibstruct_sa_path_record *)0)->TClass), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 8151, 0, 392, 1, 1, offsetof(struct ibstruct_sa_path_record, reversible), sizeof(((struct ibstruct_sa_path_record *)0)->reversible), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8162, 8171, 393, 7, 1, offsetof(struct ibstruct_sa_path_record, numbPath), sizeof(((struct ibstruct_sa_path_record *)0)->numbPath), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2460, 0, 400, 16, 1, offsetof(struct ibstruct_sa_path_record, PKey), sizeof(((struct ibstruct_sa_path_record *)0)->PKey), 13, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 8186, 0, 416, 12, 1, offsetof(struct ibstruct_sa_path_record, QOSClass), sizeof(((struct ibstruct_sa_path_record *)0)->QOSClass), 14, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2284, 8195, 428, 4, 1, offsetof(struct ibstruct_sa_path_record, SL), sizeof(((struct ibstruct_sa_path_record *)0)->SL), 15, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8205, 0, 432, 2, 1, offsetof(struct ibstruct_sa_path_record, MTUSelector), sizeof(((struct ibstruct_sa_path_record *)0)->MTUSelector), 16, IBSTRUCT_ENUM_SELECTOR, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8217, 0, 434, 6, 1, offsetof(struct ibstruct_sa_path_record, MTU), sizeof(((struct ibstruct_sa_path_record *)0)->MTU), 17, IBSTRUCT_ENUM_MTU, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8221, 0, 440, 2, 1, offsetof(struct ibstruct_sa_path_record, rateSelector), sizeof(((struct ibstruct_sa_path_record *)0)->rateSelector), 18, IBSTRUCT_ENUM_SELECTOR, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2131, 0, 442, 6, 1, offsetof(struct ibstruct_sa_path_record, rate), sizeof(((struct ibstruct_sa_path_record *)0)->rate), 19, IBSTRUCT_ENUM_RATE, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8234, 0, 448, 2, 1, offsetof(struct ibstruct_sa_path_record, packetLifeTimeSelector), sizeof(((struct ibstruct_sa_path_record *)0)->packetLifeTimeSelector), 20, IBSTRUCT_ENUM_SELECTOR, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8257, 0, 450, 6, 1, offsetof(struct ibstruct_sa_path_record, packetLifeTime), sizeof(((struct ibstruct_sa_path_record *)0)->packetLifeTime), 21, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8272, 0, 456, 8, 1, offsetof(struct ibstruct_sa_path_record, preference), sizeof(((struct ibstruct_sa_path_record *)0)->preference), 22, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8283, 0, 464, 2, 1, offsetof(struct ibstruct_sa_path_record, reversePathPKeyMemberBit), sizeof(((struct ibstruct_sa_path_record *)0)->reversePathPKeyMemberBit), 23, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8308, 0, 466, 14, 1, offsetof(struct ibstruct_sa_path_record, reserved_466), sizeof(((struct ibstruct_sa_path_record *)0)->reserved_466), 24, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7689, 0, 480, 32, 1, offsetof(struct ibstruct_sa_path_record, reserved_480), sizeof(((struct ibstruct_sa_path_record *)0)->reserved_480), 25, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [521] SAMCMemberRecord */
+	{ 8321, 8326, 0, 128, 1, offsetof(struct ibstruct_sa_mcmember_record, MGID), sizeof(((struct ibstruct_sa_mcmember_record *)0)->MGID), 0, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 8339, 8347, 128, 128, 1, offsetof(struct ibstruct_sa_mcmember_record, portGID), sizeof(((struct ibstruct_sa_mcmember_record *)0)->portGID), 1, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 2499, 8363, 256, 32, 1, offsetof(struct ibstruct_sa_mcmember_record, QKey), sizeof(((struct ibstruct_sa_mcmember_record *)0)->QKey), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 8376, 8381, 288, 16, 1, offsetof(struct ibstruct_sa_mcmember_record, MLID), sizeof(((struct ibstruct_sa_mcmember_record *)0)->MLID), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 8205, 0, 304, 2, 1, offsetof(struct ibstruct_sa_mcmember_record, MTUSelector), sizeof(((struct ibstruct_sa_mcmember_record *)0)->MTUSelector), 4, IBSTRUCT_ENUM_SELECTOR, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8217, 8394, 306, 6, 1, offsetof(struct ibstruct_sa_mcmember_record, MTU), sizeof(((struct ibstruct_sa_mcmember_record *)0)->MTU), 5, IBSTRUCT_ENUM_MTU, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2373, 8406, 312, 8, 1, offsetof(struct ibstruct_sa_mcmember_record, TClass), sizeof(((struct ibstruct_sa_mcmember_record *)0)->TClass), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2460, 8421, 320, 16, 1, offsetof(struct ibstruct_sa_mcmember_record, PKey), sizeof(((struct ibstruct_sa_mcmember_record *)0)->PKey), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 8221, 0, 336, 2, 1, offsetof(struct ibstruct_sa_mcmember_record, rateSelector), sizeof(((struct ibstruct_sa_mcmember_record *)0)->rateSelector), 8, IBSTRUCT_ENUM_SELECTOR, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2131, 8434, 338, 6, 1, offsetof(struct ibstruct_sa_mcmember_record, rate), sizeof(((struct ibstruct_sa_mcmember_record *)0)->rate), 9, IBSTRUCT_ENUM_RATE, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8234, 0, 344, 2, 1, offsetof(struct ibstruct_sa_mcmember_record, packetLifeTimeSelector), sizeof(((struct ibstruct_sa_mcmember_record *)0)->packetLifeTimeSelector), 10, IBSTRUCT_ENUM_SELECTOR, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8257, 0, 346, 6, 1, offsetof(struct ibstruct_sa_mcmember_record, packetLifeTime), sizeof(((struct ibstruct_sa_mcmember_record *)0)->packetLifeTime), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2284, 8447, 352, 4, 1, offsetof(struct ibstruct_sa_mcmember_record, SL), sizeof(((struct ibstruct_sa_mcmember_record *)0)->SL), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2380, 8458, 356, 20, 1, offsetof(struct ibstruct_sa_mcmember_record, flowLabel), sizeof(((struct ibstruct_sa_mcmember_record *)0)->flowLabel), 13, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8142, 0, 376, 8, 1, offsetof(struct ibstruct_sa_mcmember_record, hopLimit), sizeof(((struct ibstruct_sa_mcmember_record *)0)->hopLimit), 14, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8474, 0, 384, 4, 1, offsetof(struct ibstruct_sa_mcmember_record, scope), sizeof(((struct ibstruct_sa_mcmember_record *)0)->scope), 15, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8480, 8490, 388, 4, 1, offsetof(struct ibstruct_sa_mcmember_record, joinState), sizeof(((struct ibstruct_sa_mcmember_record *)0)->joinState), 16, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8508, 8518, 392, 1, 1, offsetof(struct ibstruct_sa_mcmember_record, proxyJoin), sizeof(((struct ibstruct_sa_mcmember_record *)0)->proxyJoin), 17, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8536, 0, 393, 23, 1, offsetof(struct ibstruct_sa_mcmember_record, reserved_393), sizeof(((struct ibstruct_sa_mcmember_record *)0)->reserved_393), 18, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [540] SATraceRecord */
+	{ 5419, 0, 0, 64, 1, offsetof(struct ibstruct_sa_trace_record, GIDPrefix), sizeof(((struct ibstruct_sa_trace_record *)0)->GIDPrefix), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 8549, 0, 64, 16, 1, offsetof(struct ibstruct_sa_trace_record, IDGeneration), sizeof(((struct ibstruct_sa_trace_record *)0)->IDGeneration), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4205, 0, 80, 8, 1, offsetof(struct ibstruct_sa_trace_record, reserved_80), sizeof(((struct ibstruct_sa_trace_record *)0)->reserved_80), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 3417, 0, 88, 8, 1, offsetof(struct ibstruct_sa_trace_record, nodeType), sizeof(((struct ibstruct_sa_trace_record *)0)->nodeType), 3, IBSTRUCT_ENUM_NODE_TYPE, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8562, 0, 96, 64, 1, offsetof(struct ibstruct_sa_trace_record, nodeID), sizeof(((struct ibstruct_sa_trace_record *)0)->nodeID), 4, -1, -1, -1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 8569, 0, 160, 64, 1, offsetof(struct ibstruct_sa_trace_record, chassisID), sizeof(((struct ibstruct_sa_trace_record *)0)->chassisID), 5, -1, -1, -1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 8579, 0, 224, 64, 1, offsetof(struct ibstruct_sa_trace_record, entryPortID), sizeof(((struct ibstruct_sa_trace_record *)0)->entryPortID), 6, -1, -1, -1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 8591, 0, 288, 64, 1, offsetof(struct ibstruct_sa_trace_record, exitPortID), sizeof(((struct ibstruct_sa_trace_record *)0)->exitPortID), 7, -1, -1, -1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 8602, 0, 352, 8, 1, offsetof(struct ibstruct_sa_trace_record, entryPort), sizeof(((struct ibstruct_sa_trace_record *)0)->entryPort), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8612, 0, 360, 8, 1, offsetof(struct ibstruct_sa_trace_record, exitPort), sizeof(((struct ibstruct_sa_trace_record *)0)->exitPort), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7361, 0, 368, 16, 1, offsetof(struct ibstruct_sa_trace_record, reserved_368), sizeof(((struct ibstruct_sa_trace_record *)0)->reserved_368), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [551] SAMultiPathRecord */
+	{ 8118, 0, 0, 1, 1, offsetof(struct ibstruct_sa_multi_path_record, rawTraffic), sizeof(((struct ibstruct_sa_multi_path_record *)0)->rawTraffic), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7075, 0, 1, 3, 1, offsetof(struct ibstruct_sa_multi_path_record, reserved_1), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_1), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 2380, 0, 4, 20, 1, offsetof(struct ibstruct_sa_multi_path_record, flowLabel), sizeof(((struct ibstruct_sa_multi_path_record *)0)->flowLabel), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8142, 0, 24, 8, 1, offsetof(struct ibstruct_sa_multi_path_record, hopLimit), sizeof(((struct ibstruct_sa_multi_path_record *)0)->hopLimit), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2373, 0, 32, 8, 1, offsetof(struct ibstruct_sa_multi_path_record, TClass), sizeof(((struct ibstruct_sa_multi_path_record *)0)->TClass), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 8151, 0, 40, 1, 1, offsetof(struct ibstruct_sa_multi_path_record, reversible), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reversible), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8162, 8621, 41, 7, 1, offsetof(struct ibstruct_sa_multi_path_record, numbPath), sizeof(((struct ibstruct_sa_multi_path_record *)0)->numbPath), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2460, 0, 48, 16, 1, offsetof(struct ibstruct_sa_multi_path_record, PKey), sizeof(((struct ibstruct_sa_multi_path_record *)0)->PKey), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 7301, 0, 64, 12, 1, offsetof(struct ibstruct_sa_multi_path_record, reserved_64), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_64), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 2284, 0, 76, 4, 1, offsetof(struct ibstruct_sa_multi_path_record, SL), sizeof(((struct ibstruct_sa_multi_path_record *)0)->SL), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8205, 0, 80, 2, 1, offsetof(struct ibstruct_sa_multi_path_record, MTUSelector), sizeof(((struct ibstruct_sa_multi_path_record *)0)->MTUSelector), 10, IBSTRUCT_ENUM_SELECTOR, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8217, 0, 82, 6, 1, offsetof(struct ibstruct_sa_multi_path_record, MTU), sizeof(((struct ibstruct_sa_multi_path_record *)0)->MTU), 11, IBSTRUCT_ENUM_MTU, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8221, 0, 88, 2, 1, offsetof(struct ibstruct_sa_multi_path_record, rateSelector), sizeof(((struct ibstruct_sa_multi_path_record *)0)->rateSelector), 12, IBSTRUCT_ENUM_SELECTOR, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2131, 0, 90, 6, 1, offsetof(struct ibstruct_sa_multi_path_record, rate), sizeof(((struct ibstruct_sa_multi_path_record *)0)->rate), 13, IBSTRUCT_ENUM_RATE, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8234, 0, 96, 2, 1, offsetof(struct ibstruct_sa_multi_path_record, packetLifeTimeSelector), sizeof(((struct ibstruct_sa_multi_path_record *)0)->packetLifeTimeSelector), 14, IBSTRUCT_ENUM_SELECTOR, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8257, 0, 98, 6, 1, offsetof(struct ibstruct_sa_multi_path_record, packetLifeTime), sizeof(((struct ibstruct_sa_multi_path_record *)0)->packetLifeTime), 15, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8638, 0, 104, 8, 1, offsetof(struct ibstruct_sa_multi_path_record, reserved_104), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_104), 16, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8651, 0, 112, 2, 1, offsetof(struct ibstruct_sa_multi_path_record, independenceSelector), sizeof(((struct ibstruct_sa_multi_path_record *)0)->independenceSelector), 17, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8672, 0, 114, 6, 1, offsetof(struct ibstruct_sa_multi_path_record, reserved_114), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_114), 18, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8685, 8695, 120, 8, 1, offsetof(struct ibstruct_sa_multi_path_record, SGIDCount), sizeof(((struct ibstruct_sa_multi_path_record *)0)->SGIDCount), 19, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8711, 8721, 128, 8, 1, offsetof(struct ibstruct_sa_multi_path_record, DGIDCount), sizeof(((struct ibstruct_sa_multi_path_record *)0)->DGIDCount), 20, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 5354, 0, 136, 24, 1, offsetof(struct ibstruct_sa_multi_path_record, reserved_136), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_136), 21, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 3619, 0, 160, 32, 1, offsetof(struct ibstruct_sa_multi_path_record, reserved_160), sizeof(((struct ibstruct_sa_multi_path_record *)0)->reserved_160), 22, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8738, 8744, 192, 128, 1, offsetof(struct ibstruct_sa_multi_path_record, SDGID), sizeof(((struct ibstruct_sa_multi_path_record *)0)->SDGID), 23, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [575] SAServiceAssociationRecord */
+	{ 7855, 0, 0, 128, 1, offsetof(struct ibstruct_sa_service_association_record, serviceKey), sizeof(((struct ibstruct_sa_service_association_record *)0)->serviceKey), 0, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 7877, 0, 128, 512, 1, offsetof(struct ibstruct_sa_service_association_record, serviceName), 64, 1, -1, -1, -1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, 0 },
+	/* [577] PMFormat */
+	{ 2586, 2598, 0, 8, 1, offsetof(struct ibstruct_pm_format, baseVersion), sizeof(((struct ibstruct_pm_format *)0)->baseVersion), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2613, 2623, 8, 8, 1, offsetof(struct ibstruct_pm_format, mgmtClass), sizeof(((struct ibstruct_pm_format *)0)->mgmtClass), 1, IBSTRUCT_ENUM_MAD_MGMT_CLASS, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2636, 2649, 16, 8, 1, offsetof(struct ibstruct_pm_format, classVersion), sizeof(((struct ibstruct_pm_format *)0)->classVersion), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2788, 2790, 24, 1, 1, offsetof(struct ibstruct_pm_format, R), sizeof(((struct ibstruct_pm_format *)0)->R), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2665, 2804, 25, 7, 1, offsetof(struct ibstruct_pm_format, method), sizeof(((struct ibstruct_pm_format *)0)->method), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2672, 2679, 32, 16, 1, offsetof(struct ibstruct_pm_format, status), sizeof(((struct ibstruct_pm_format *)0)->status), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2689, 0, 48, 16, 1, offsetof(struct ibstruct_pm_format, classSpecific), sizeof(((struct ibstruct_pm_format *)0)->classSpecific), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2703, 2717, 64, 64, 1, offsetof(struct ibstruct_pm_format, transactionID), sizeof(((struct ibstruct_pm_format *)0)->transactionID), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2725, 2737, 128, 16, 1, offsetof(struct ibstruct_pm_format, attributeID), sizeof(((struct ibstruct_pm_format *)0)->attributeID), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 2745, 0, 144, 16, 1, offsetof(struct ibstruct_pm_format, reserved_144), sizeof(((struct ibstruct_pm_format *)0)->reserved_144), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 2758, 2776, 160, 32, 1, offsetof(struct ibstruct_pm_format, attributeModifier), sizeof(((struct ibstruct_pm_format *)0)->attributeModifier), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 7252, 0, 192, 320, 1, offsetof(struct ibstruct_pm_format, reserved_192), 40, 11, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 3881, 8757, 512, 1536, 1, offsetof(struct ibstruct_pm_format, data), 192, 12, -1, -1, -1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	/* [590] PMPortSamplesCtl */
+	{ 8764, 8771, 0, 8, 1, offsetof(struct ibstruct_pm_port_samples_ctl, opCode), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->opCode), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_port_samples_ctl, portSelect), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8800, 8805, 16, 8, 1, offsetof(struct ibstruct_pm_port_samples_ctl, tick), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->tick), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 7451, 0, 24, 5, 1, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_24), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->reserved_24), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8810, 8823, 29, 3, 1, offsetof(struct ibstruct_pm_port_samples_ctl, counterWidth), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterWidth), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2308, 0, 32, 2, 1, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_32), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->reserved_32), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8836, 8849, 34, 3, 1, offsetof(struct ibstruct_pm_port_samples_ctl, counterMask0), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterMask0), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 8862, 8879, 37, 27, 1, offsetof(struct ibstruct_pm_port_samples_ctl, counterMasks1to9), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterMasks1to9), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 7301, 0, 64, 1, 1, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_64), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->reserved_64), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8896, 8915, 65, 15, 1, offsetof(struct ibstruct_pm_port_samples_ctl, counterMasks10to14), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterMasks10to14), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 8934, 8951, 80, 8, 1, offsetof(struct ibstruct_pm_port_samples_ctl, sampleMechanisms), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->sampleMechanisms), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 8968, 0, 88, 6, 1, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_88), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->reserved_88), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8980, 8993, 94, 2, 1, offsetof(struct ibstruct_pm_port_samples_ctl, sampleStatus), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->sampleStatus), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9006, 9017, 96, 64, 1, offsetof(struct ibstruct_pm_port_samples_ctl, optionMask), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->optionMask), 13, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 9028, 9039, 160, 64, 1, offsetof(struct ibstruct_pm_port_samples_ctl, vendorMask), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->vendorMask), 14, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 9050, 9062, 224, 32, 1, offsetof(struct ibstruct_pm_port_samples_ctl, sampleStart), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->sampleStart), 15, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9074, 9089, 256, 32, 1, offsetof(struct ibstruct_pm_port_samples_ctl, sampleInterval), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->sampleInterval), 16, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9104, 9108, 288, 16, 1, offsetof(struct ibstruct_pm_port_samples_ctl, tag), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->tag), 17, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 9112, 9127, 304, 16, 1, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect0), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect0), 18, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 9142, 9157, 320, 16, 1, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect1), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect1), 19, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 9172, 9187, 336, 16, 1, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect2), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect2), 20, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 9202, 9217, 352, 16, 1, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect3), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect3), 21, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 9232, 9247, 368, 16, 1, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect4), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect4), 22, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 9262, 9277, 384, 16, 1, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect5), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect5), 23, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 9292, 9307, 400, 16, 1, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect6), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect6), 24, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 9322, 9337, 416, 16, 1, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect7), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect7), 25, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 9352, 9367, 432, 16, 1, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect8), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect8), 26, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 9382, 9397, 448, 16, 1, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect9), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect9), 27, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 9412, 9428, 464, 16, 1, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect10), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect10), 28, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 9444, 9460, 480, 16, 1, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect11), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect11), 29, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 9476, 9492, 496, 16, 1, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect12), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect12), 30, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 9508, 9524, 512, 16, 1, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect13), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect13), 31, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 9540, 9556, 528, 16, 1, offsetof(struct ibstruct_pm_port_samples_ctl, counterSelect14), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->counterSelect14), 32, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 9572, 0, 544, 32, 1, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_544), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->reserved_544), 33, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 9585, 9607, 576, 64, 1, offsetof(struct ibstruct_pm_port_samples_ctl, samplesOnlyOptionMask), sizeof(((struct ibstruct_pm_port_samples_ctl *)0)->samplesOnlyOptionMask), 34, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 9629, 0, 640, 896, 1, offsetof(struct ibstruct_pm_port_samples_ctl, reserved_640), 112, 35, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [626] PMPortSamplesRes */
+	{ 9104, 9108, 0, 16, 1, offsetof(struct ibstruct_pm_port_samples_res, tag), sizeof(((struct ibstruct_pm_port_samples_res *)0)->tag), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 4054, 0, 16, 14, 1, offsetof(struct ibstruct_pm_port_samples_res, reserved_16), sizeof(((struct ibstruct_pm_port_samples_res *)0)->reserved_16), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8980, 8993, 30, 2, 1, offsetof(struct ibstruct_pm_port_samples_res, sampleStatus), sizeof(((struct ibstruct_pm_port_samples_res *)0)->sampleStatus), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 9642, 9650, 32, 32, 15, offsetof(struct ibstruct_pm_port_samples_res, counter), sizeof(((struct ibstruct_pm_port_samples_res *)0)->counter[0]), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [630] PMPortCounters */
+	{ 2332, 0, 0, 8, 1, offsetof(struct ibstruct_pm_port_counters, reserved_0), sizeof(((struct ibstruct_pm_port_counters *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_port_counters, portSelect), sizeof(((struct ibstruct_pm_port_counters *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9658, 9672, 16, 16, 1, offsetof(struct ibstruct_pm_port_counters, counterSelect), sizeof(((struct ibstruct_pm_port_counters *)0)->counterSelect), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 9686, 9705, 32, 16, 1, offsetof(struct ibstruct_pm_port_counters, symbolErrorCounter), sizeof(((struct ibstruct_pm_port_counters *)0)->symbolErrorCounter), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9724, 9749, 48, 8, 1, offsetof(struct ibstruct_pm_port_counters, linkErrorRecoveryCounter), sizeof(((struct ibstruct_pm_port_counters *)0)->linkErrorRecoveryCounter), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9774, 9792, 56, 8, 1, offsetof(struct ibstruct_pm_port_counters, linkDownedCounter), sizeof(((struct ibstruct_pm_port_counters *)0)->linkDownedCounter), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9810, 9824, 64, 16, 1, offsetof(struct ibstruct_pm_port_counters, portRcvErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvErrors), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9838, 9866, 80, 16, 1, offsetof(struct ibstruct_pm_port_counters, portRcvRemotePhysicalErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvRemotePhysicalErrors), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9894, 9919, 96, 16, 1, offsetof(struct ibstruct_pm_port_counters, portRcvSwitchRelayErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvSwitchRelayErrors), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9944, 9961, 112, 16, 1, offsetof(struct ibstruct_pm_port_counters, portXmitDiscards), sizeof(((struct ibstruct_pm_port_counters *)0)->portXmitDiscards), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9978, 10003, 128, 8, 1, offsetof(struct ibstruct_pm_port_counters, portXmitConstraintErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->portXmitConstraintErrors), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10028, 10052, 136, 8, 1, offsetof(struct ibstruct_pm_port_counters, portRcvConstraintErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvConstraintErrors), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9172, 9187, 144, 8, 1, offsetof(struct ibstruct_pm_port_counters, counterSelect2), sizeof(((struct ibstruct_pm_port_counters *)0)->counterSelect2), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 10076, 10101, 152, 4, 1, offsetof(struct ibstruct_pm_port_counters, localLinkIntegrityErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->localLinkIntegrityErrors), 13, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10126, 10155, 156, 4, 1, offsetof(struct ibstruct_pm_port_counters, excessiveBufferOverrunErrors), sizeof(((struct ibstruct_pm_port_counters *)0)->excessiveBufferOverrunErrors), 14, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10184, 10184, 160, 16, 1, offsetof(struct ibstruct_pm_port_counters, QP1Dropped), sizeof(((struct ibstruct_pm_port_counters *)0)->QP1Dropped), 15, -1, 16, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10195, 10195, 176, 16, 1, offsetof(struct ibstruct_pm_port_counters, VL15Dropped), sizeof(((struct ibstruct_pm_port_counters *)0)->VL15Dropped), 16, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10207, 10220, 192, 32, 1, offsetof(struct ibstruct_pm_port_counters, portXmitData), sizeof(((struct ibstruct_pm_port_counters *)0)->portXmitData), 17, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10233, 10245, 224, 32, 1, offsetof(struct ibstruct_pm_port_counters, portRcvData), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvData), 18, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10257, 10270, 256, 32, 1, offsetof(struct ibstruct_pm_port_counters, portXmitPkts), sizeof(((struct ibstruct_pm_port_counters *)0)->portXmitPkts), 19, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10283, 10295, 288, 32, 1, offsetof(struct ibstruct_pm_port_counters, portRcvPkts), sizeof(((struct ibstruct_pm_port_counters *)0)->portRcvPkts), 20, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10307, 10320, 320, 32, 1, offsetof(struct ibstruct_pm_port_counters, portXmitWait), sizeof(((struct ibstruct_pm_port_counters *)0)->portXmitWait), 21, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [652] PMPortRcvErrorDetails */
+	{ 2332, 0, 0, 8, 1, offsetof(struct ibstruct_pm_port_rcv_error_details, reserved_0), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_port_rcv_error_details, portSelect), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9658, 9672, 16, 16, 1, offsetof(struct ibstruct_pm_port_rcv_error_details, counterSelect), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->counterSelect), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 10333, 10357, 32, 16, 1, offsetof(struct ibstruct_pm_port_rcv_error_details, portLocalPhysicalErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portLocalPhysicalErrors), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10381, 10407, 48, 16, 1, offsetof(struct ibstruct_pm_port_rcv_error_details, portMalformedPacketErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portMalformedPacketErrors), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10430, 10454, 64, 16, 1, offsetof(struct ibstruct_pm_port_rcv_error_details, portBufferOverrunErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portBufferOverrunErrors), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10478, 10500, 80, 16, 1, offsetof(struct ibstruct_pm_port_rcv_error_details, portDLIDMappingErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portDLIDMappingErrors), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10522, 10542, 96, 16, 1, offsetof(struct ibstruct_pm_port_rcv_error_details, portVLMappingErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portVLMappingErrors), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10562, 10580, 112, 16, 1, offsetof(struct ibstruct_pm_port_rcv_error_details, portLoopingErrors), sizeof(((struct ibstruct_pm_port_rcv_error_details *)0)->portLoopingErrors), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [661] PMPortXmitDiscardDetails */
+	{ 2332, 0, 0, 8, 1, offsetof(struct ibstruct_pm_port_xmit_discard_details, reserved_0), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_port_xmit_discard_details, portSelect), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9658, 9672, 16, 16, 1, offsetof(struct ibstruct_pm_port_xmit_discard_details, counterSelect), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->counterSelect), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 10598, 10619, 32, 16, 1, offsetof(struct ibstruct_pm_port_xmit_discard_details, portInactiveDiscards), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->portInactiveDiscards), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10640, 10664, 48, 16, 1, offsetof(struct ibstruct_pm_port_xmit_discard_details, portNeighborMTUDiscards), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->portNeighborMTUDiscards), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10688, 10716, 64, 16, 1, offsetof(struct ibstruct_pm_port_xmit_discard_details, portSwLifetimeLimitDiscards), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->portSwLifetimeLimitDiscards), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10744, 10767, 80, 16, 1, offsetof(struct ibstruct_pm_port_xmit_discard_details, portSwHOQLimitDiscards), sizeof(((struct ibstruct_pm_port_xmit_discard_details *)0)->portSwHOQLimitDiscards), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [668] PMPortOpRcvCounters */
+	{ 8764, 0, 0, 8, 1, offsetof(struct ibstruct_pm_port_op_rcv_counters, opCode), sizeof(((struct ibstruct_pm_port_op_rcv_counters *)0)->opCode), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_port_op_rcv_counters, portSelect), sizeof(((struct ibstruct_pm_port_op_rcv_counters *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9658, 9672, 16, 16, 1, offsetof(struct ibstruct_pm_port_op_rcv_counters, counterSelect), sizeof(((struct ibstruct_pm_port_op_rcv_counters *)0)->counterSelect), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 10798, 10812, 32, 32, 1, offsetof(struct ibstruct_pm_port_op_rcv_counters, portOpRcvPkts), sizeof(((struct ibstruct_pm_port_op_rcv_counters *)0)->portOpRcvPkts), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10826, 10840, 64, 32, 1, offsetof(struct ibstruct_pm_port_op_rcv_counters, portOpRcvData), sizeof(((struct ibstruct_pm_port_op_rcv_counters *)0)->portOpRcvData), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [673] PMPortFlowCtlCounters */
+	{ 2332, 0, 0, 8, 1, offsetof(struct ibstruct_pm_port_flow_ctl_counters, reserved_0), sizeof(((struct ibstruct_pm_port_flow_ctl_counters *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_port_flow_ctl_counters, portSelect), sizeof(((struct ibstruct_pm_port_flow_ctl_counters *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9658, 9672, 16, 16, 1, offsetof(struct ibstruct_pm_port_flow_ctl_counters, counterSelect), sizeof(((struct ibstruct_pm_port_flow_ctl_counters *)0)->counterSelect), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 10854, 10871, 32, 32, 1, offsetof(struct ibstruct_pm_port_flow_ctl_counters, portXmitFlowPkts), sizeof(((struct ibstruct_pm_port_flow_ctl_counters *)0)->portXmitFlowPkts), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10888, 10904, 64, 32, 1, offsetof(struct ibstruct_pm_port_flow_ctl_counters, portRcvFlowPkts), sizeof(((struct ibstruct_pm_port_flow_ctl_counters *)0)->portRcvFlowPkts), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [678] PMPortVLOpPackets */
+	{ 8764, 0, 0, 8, 1, offsetof(struct ibstruct_pm_port_vl_op_packets, opCode), sizeof(((struct ibstruct_pm_port_vl_op_packets *)0)->opCode), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_port_vl_op_packets, portSelect), sizeof(((struct ibstruct_pm_port_vl_op_packets *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9658, 9672, 16, 16, 1, offsetof(struct ibstruct_pm_port_vl_op_packets, counterSelect), sizeof(((struct ibstruct_pm_port_vl_op_packets *)0)->counterSelect), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 10920, 10936, 32, 16, 16, offsetof(struct ibstruct_pm_port_vl_op_packets, portVLOpPackets), sizeof(((struct ibstruct_pm_port_vl_op_packets *)0)->portVLOpPackets[0]), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [682] PMPortVLOpData */
+	{ 8764, 0, 0, 8, 1, offsetof(struct ibstruct_pm_port_vl_op_data, opCode), sizeof(((struct ibstruct_pm_port_vl_op_data *)0)->opCode), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_port_vl_op_data, portSelect), sizeof(((struct ibstruct_pm_port_vl_op_data *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9658, 9672, 16, 16, 1, offsetof(struct ibstruct_pm_port_vl_op_data, counterSelect), sizeof(((struct ibstruct_pm_port_vl_op_data *)0)->counterSelect), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 10952, 10965, 32, 32, 16, offsetof(struct ibstruct_pm_port_vl_op_data, portVLOpData), sizeof(((struct ibstruct_pm_port_vl_op_data *)0)->portVLOpData[0]), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [686] PMPortVLXmitFlowCtlUpdateErrors */
+	{ 2332, 0, 0, 8, 1, offsetof(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors, reserved_0), sizeof(((struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors, portSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9658, 9672, 16, 16, 1, offsetof(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors, counterSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *)0)->counterSelect), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 10978, 11008, 32, 2, 16, offsetof(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors, portVLXmitFlowCtlUpdateErrors), sizeof(((struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors *)0)->portVLXmitFlowCtlUpdateErrors[0]), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [690] PMPortVLXmitWaitCounters */
+	{ 2332, 0, 0, 8, 1, offsetof(struct ibstruct_pm_port_vl_xmit_wait_counters, reserved_0), sizeof(((struct ibstruct_pm_port_vl_xmit_wait_counters *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_port_vl_xmit_wait_counters, portSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_wait_counters *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9658, 9672, 16, 16, 1, offsetof(struct ibstruct_pm_port_vl_xmit_wait_counters, counterSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_wait_counters *)0)->counterSelect), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 11038, 11053, 32, 16, 16, offsetof(struct ibstruct_pm_port_vl_xmit_wait_counters, portVLXmitWait), sizeof(((struct ibstruct_pm_port_vl_xmit_wait_counters *)0)->portVLXmitWait[0]), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [694] PMSwPortVLCongestion */
+	{ 2332, 0, 0, 8, 1, offsetof(struct ibstruct_pm_sw_port_vl_congestion, reserved_0), sizeof(((struct ibstruct_pm_sw_port_vl_congestion *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_sw_port_vl_congestion, portSelect), sizeof(((struct ibstruct_pm_sw_port_vl_congestion *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9658, 9672, 16, 16, 1, offsetof(struct ibstruct_pm_sw_port_vl_congestion, counterSelect), sizeof(((struct ibstruct_pm_sw_port_vl_congestion *)0)->counterSelect), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 11068, 11087, 32, 16, 16, offsetof(struct ibstruct_pm_sw_port_vl_congestion, swPortVLCongestion), sizeof(((struct ibstruct_pm_sw_port_vl_congestion *)0)->swPortVLCongestion[0]), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [698] PMPortSamplesResExt */
+	{ 9104, 9108, 0, 16, 1, offsetof(struct ibstruct_pm_port_samples_res_ext, tag), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->tag), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 4054, 0, 16, 14, 1, offsetof(struct ibstruct_pm_port_samples_res_ext, reserved_16), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->reserved_16), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8980, 8993, 30, 2, 1, offsetof(struct ibstruct_pm_port_samples_res_ext, sampleStatus), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->sampleStatus), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 11106, 11120, 32, 2, 1, offsetof(struct ibstruct_pm_port_samples_res_ext, extendedWidth), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->extendedWidth), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 11134, 0, 34, 30, 1, offsetof(struct ibstruct_pm_port_samples_res_ext, reserved_34), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->reserved_34), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 9642, 9650, 64, 64, 15, offsetof(struct ibstruct_pm_port_samples_res_ext, counter), sizeof(((struct ibstruct_pm_port_samples_res_ext *)0)->counter[0]), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [704] PMPortCountersExt */
+	{ 2332, 0, 0, 8, 1, offsetof(struct ibstruct_pm_port_counters_ext, reserved_0), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_port_counters_ext, portSelect), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9658, 9672, 16, 16, 1, offsetof(struct ibstruct_pm_port_counters_ext, counterSelect), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->counterSelect), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 9172, 9187, 32, 32, 1, offsetof(struct ibstruct_pm_port_counters_ext, counterSelect2), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->counterSelect2), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 10207, 10220, 64, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, portXmitData), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portXmitData), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10233, 10245, 128, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, portRcvData), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvData), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10257, 10270, 192, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, portXmitPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portXmitPkts), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10283, 10295, 256, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, portRcvPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvPkts), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 11146, 11166, 320, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, portUnicastXmitPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portUnicastXmitPkts), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 11186, 11205, 384, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, portUnicastRcvPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portUnicastRcvPkts), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 11224, 11246, 448, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, portMulticastXmitPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portMulticastXmitPkts), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 11268, 11289, 512, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, portMulticastRcvPkts), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portMulticastRcvPkts), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9686, 9705, 576, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, symbolErrorCounter), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->symbolErrorCounter), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9724, 9749, 640, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, linkErrorRecoveryCounter), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->linkErrorRecoveryCounter), 13, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9774, 9792, 704, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, linkDownedCounter), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->linkDownedCounter), 14, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9810, 9824, 768, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, portRcvErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvErrors), 15, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9838, 9866, 832, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, portRcvRemotePhysicalErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvRemotePhysicalErrors), 16, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9894, 9919, 896, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, portRcvSwitchRelayErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvSwitchRelayErrors), 17, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9944, 9961, 960, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, portXmitDiscards), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portXmitDiscards), 18, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9978, 10003, 1024, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, portXmitConstraintErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portXmitConstraintErrors), 19, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10028, 10052, 1088, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, portRcvConstraintErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portRcvConstraintErrors), 20, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10076, 10101, 1152, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, localLinkIntegrityErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->localLinkIntegrityErrors), 21, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10126, 10155, 1216, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, excessiveBufferOverrunErrors), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->excessiveBufferOverrunErrors), 22, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10195, 10195, 1280, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, VL15Dropped), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->VL15Dropped), 23, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10307, 10320, 1344, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, portXmitWait), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->portXmitWait), 24, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 10184, 10184, 1408, 64, 1, offsetof(struct ibstruct_pm_port_counters_ext, QP1Dropped), sizeof(((struct ibstruct_pm_port_counters_ext *)0)->QP1Dropped), 25, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [730] PMPortExtendedSpeedsCounters */
+	{ 2332, 0, 0, 8, 1, offsetof(struct ibstruct_pm_port_extended_speeds_counters, reserved_0), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_port_extended_speeds_counters, portSelect), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4054, 0, 16, 48, 1, offsetof(struct ibstruct_pm_port_extended_speeds_counters, reserved_16), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->reserved_16), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 9658, 9672, 64, 64, 1, offsetof(struct ibstruct_pm_port_extended_speeds_counters, counterSelect), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->counterSelect), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 11310, 11333, 128, 16, 1, offsetof(struct ibstruct_pm_port_extended_speeds_counters, syncHeaderErrorCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->syncHeaderErrorCounter), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 11356, 11376, 144, 16, 1, offsetof(struct ibstruct_pm_port_extended_speeds_counters, unknownBlockCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->unknownBlockCounter), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 11396, 11422, 160, 16, 12, offsetof(struct ibstruct_pm_port_extended_speeds_counters, errorDetectionCounterLane), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->errorDetectionCounterLane[0]), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 11448, 11479, 352, 32, 12, offsetof(struct ibstruct_pm_port_extended_speeds_counters, FECCorrectableBlockCounterLane), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->FECCorrectableBlockCounterLane[0]), 18, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 11506, 11539, 736, 32, 12, offsetof(struct ibstruct_pm_port_extended_speeds_counters, FECUncorrectableBlockCounterLane), sizeof(((struct ibstruct_pm_port_extended_speeds_counters *)0)->FECUncorrectableBlockCounterLane[0]), 30, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [739] PMPortExtendedSpeedsCountersRSFEC */
+	{ 2332, 0, 0, 8, 1, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, reserved_0), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, portSelect), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4054, 0, 16, 48, 1, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, reserved_16), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->reserved_16), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 9658, 9672, 64, 64, 1, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, counterSelect), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->counterSelect), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 11310, 11333, 128, 16, 1, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, syncHeaderErrorCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->syncHeaderErrorCounter), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 11356, 11376, 144, 16, 1, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, unknownBlockCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->unknownBlockCounter), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3619, 0, 160, 192, 1, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, reserved_160), 24, 6, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 11568, 11600, 352, 32, 12, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, FECCorrectableSymbolCounterLane), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->FECCorrectableSymbolCounterLane[0]), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 11628, 0, 736, 384, 1, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, reserved_736), 48, 19, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 11641, 11672, 1120, 32, 1, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, portFECCorrectableBlockCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->portFECCorrectableBlockCounter), 20, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 11699, 11732, 1152, 32, 1, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, portFECUncorrectableBlockCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->portFECUncorrectableBlockCounter), 21, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 11761, 11791, 1184, 32, 1, offsetof(struct ibstruct_pm_port_extended_speeds_counters_rsfec, portFECCorrectedSymbolCounter), sizeof(((struct ibstruct_pm_port_extended_speeds_counters_rsfec *)0)->portFECCorrectedSymbolCounter), 22, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [751] PMPortRcvConCtrl */
+	{ 2332, 0, 0, 8, 1, offsetof(struct ibstruct_pm_port_rcv_con_ctrl, reserved_0), sizeof(((struct ibstruct_pm_port_rcv_con_ctrl *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_port_rcv_con_ctrl, portSelect), sizeof(((struct ibstruct_pm_port_rcv_con_ctrl *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9658, 9672, 16, 16, 1, offsetof(struct ibstruct_pm_port_rcv_con_ctrl, counterSelect), sizeof(((struct ibstruct_pm_port_rcv_con_ctrl *)0)->counterSelect), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 11817, 11832, 32, 32, 1, offsetof(struct ibstruct_pm_port_rcv_con_ctrl, portPktRcvFECN), sizeof(((struct ibstruct_pm_port_rcv_con_ctrl *)0)->portPktRcvFECN), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 11847, 11862, 64, 32, 1, offsetof(struct ibstruct_pm_port_rcv_con_ctrl, portPktRcvBECN), sizeof(((struct ibstruct_pm_port_rcv_con_ctrl *)0)->portPktRcvBECN), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [756] PMPortSLRcvFECN */
+	{ 2332, 0, 0, 8, 1, offsetof(struct ibstruct_pm_port_sl_rcv_fecn, reserved_0), sizeof(((struct ibstruct_pm_port_sl_rcv_fecn *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_port_sl_rcv_fecn, portSelect), sizeof(((struct ibstruct_pm_port_sl_rcv_fecn *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9658, 9672, 16, 16, 1, offsetof(struct ibstruct_pm_port_sl_rcv_fecn, counterSelect), sizeof(((struct ibstruct_pm_port_sl_rcv_fecn *)0)->counterSelect), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 11877, 11891, 32, 32, 16, offsetof(struct ibstruct_pm_port_sl_rcv_fecn, portSLRcvFECN), sizeof(((struct ibstruct_pm_port_sl_rcv_fecn *)0)->portSLRcvFECN[0]), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [760] PMPortSLRcvBECN */
+	{ 2332, 0, 0, 8, 1, offsetof(struct ibstruct_pm_port_sl_rcv_becn, reserved_0), sizeof(((struct ibstruct_pm_port_sl_rcv_becn *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_port_sl_rcv_becn, portSelect), sizeof(((struct ibstruct_pm_port_sl_rcv_becn *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9658, 9672, 16, 16, 1, offsetof(struct ibstruct_pm_port_sl_rcv_becn, counterSelect), sizeof(((struct ibstruct_pm_port_sl_rcv_becn *)0)->counterSelect), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 11905, 11919, 32, 32, 16, offsetof(struct ibstruct_pm_port_sl_rcv_becn, portSLRcvBECN), sizeof(((struct ibstruct_pm_port_sl_rcv_becn *)0)->portSLRcvBECN[0]), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [764] PMPortXmitConCtrl */
+	{ 2332, 0, 0, 8, 1, offsetof(struct ibstruct_pm_port_xmit_con_ctrl, reserved_0), sizeof(((struct ibstruct_pm_port_xmit_con_ctrl *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_port_xmit_con_ctrl, portSelect), sizeof(((struct ibstruct_pm_port_xmit_con_ctrl *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9658, 9672, 16, 16, 1, offsetof(struct ibstruct_pm_port_xmit_con_ctrl, counterSelect), sizeof(((struct ibstruct_pm_port_xmit_con_ctrl *)0)->counterSelect), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 11933, 11950, 32, 32, 1, offsetof(struct ibstruct_pm_port_xmit_con_ctrl, portXmitTimeCong), sizeof(((struct ibstruct_pm_port_xmit_con_ctrl *)0)->portXmitTimeCong), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [768] PMPortVLXmitTimeCong */
+	{ 2332, 0, 0, 8, 1, offsetof(struct ibstruct_pm_port_vl_xmit_time_cong, reserved_0), sizeof(((struct ibstruct_pm_port_vl_xmit_time_cong *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_port_vl_xmit_time_cong, portSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_time_cong *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9658, 9672, 16, 16, 1, offsetof(struct ibstruct_pm_port_vl_xmit_time_cong, counterSelect), sizeof(((struct ibstruct_pm_port_vl_xmit_time_cong *)0)->counterSelect), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 11967, 11986, 32, 32, 15, offsetof(struct ibstruct_pm_port_vl_xmit_time_cong, portVLXmitTimeCong), sizeof(((struct ibstruct_pm_port_vl_xmit_time_cong *)0)->portVLXmitTimeCong[0]), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [772] PMPortXmitDataSL */
+	{ 2332, 0, 0, 8, 1, offsetof(struct ibstruct_pm_port_xmit_data_sl, reserved_0), sizeof(((struct ibstruct_pm_port_xmit_data_sl *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_port_xmit_data_sl, portSelect), sizeof(((struct ibstruct_pm_port_xmit_data_sl *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9658, 9672, 16, 16, 1, offsetof(struct ibstruct_pm_port_xmit_data_sl, counterSelect), sizeof(((struct ibstruct_pm_port_xmit_data_sl *)0)->counterSelect), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 12005, 12020, 32, 32, 16, offsetof(struct ibstruct_pm_port_xmit_data_sl, portXmitDataSL), sizeof(((struct ibstruct_pm_port_xmit_data_sl *)0)->portXmitDataSL[0]), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [776] PMPortRcvDataSL */
+	{ 2332, 0, 0, 8, 1, offsetof(struct ibstruct_pm_port_rcv_data_sl, reserved_0), sizeof(((struct ibstruct_pm_port_rcv_data_sl *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 8778, 8789, 8, 8, 1, offsetof(struct ibstruct_pm_port_rcv_data_sl, portSelect), sizeof(((struct ibstruct_pm_port_rcv_data_sl *)0)->portSelect), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9658, 9672, 16, 16, 1, offsetof(struct ibstruct_pm_port_rcv_data_sl, counterSelect), sizeof(((struct ibstruct_pm_port_rcv_data_sl *)0)->counterSelect), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 12030, 12044, 32, 32, 16, offsetof(struct ibstruct_pm_port_rcv_data_sl, portRcvDataSL), sizeof(((struct ibstruct_pm_port_rcv_data_sl *)0)->portRcvDataSL[0]), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [780] DMFormat */
+	{ 3677, 0, 0, 192, 1, offsetof(struct ibstruct_dm_format, MADHeader), sizeof(((struct ibstruct_dm_format *)0)->MADHeader), 0, -1, -1, 14, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 7252, 0, 192, 320, 1, offsetof(struct ibstruct_dm_format, reserved_192), 40, 10, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 3881, 8757, 512, 1536, 1, offsetof(struct ibstruct_dm_format, data), 192, 11, -1, -1, -1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	/* [783] DMServiceEntry */
+	{ 7877, 0, 0, 320, 1, offsetof(struct ibstruct_dm_service_entry, serviceName), 40, 0, -1, -1, -1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, 0 },
+	{ 7750, 0, 320, 64, 1, offsetof(struct ibstruct_dm_service_entry, serviceID), sizeof(((struct ibstruct_dm_service_entry *)0)->serviceID), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	/* [785] DMIOUnitInfo */
+	{ 12054, 0, 0, 16, 1, offsetof(struct ibstruct_dm_io_unit_info, changeID), sizeof(((struct ibstruct_dm_io_unit_info *)0)->changeID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12063, 0, 16, 8, 1, offsetof(struct ibstruct_dm_io_unit_info, maxControllers), sizeof(((struct ibstruct_dm_io_unit_info *)0)->maxControllers), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7451, 0, 24, 6, 1, offsetof(struct ibstruct_dm_io_unit_info, reserved_24), sizeof(((struct ibstruct_dm_io_unit_info *)0)->reserved_24), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 12078, 0, 30, 1, 1, offsetof(struct ibstruct_dm_io_unit_info, diagDeviceID), sizeof(((struct ibstruct_dm_io_unit_info *)0)->diagDeviceID), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12091, 0, 31, 1, 1, offsetof(struct ibstruct_dm_io_unit_info, optionROM), sizeof(((struct ibstruct_dm_io_unit_info *)0)->optionROM), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12101, 0, 32, 1024, 1, offsetof(struct ibstruct_dm_io_unit_info, controllerList), 128, 5, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [791] DMIOControllerProfile */
+	{ 5409, 0, 0, 64, 1, offsetof(struct ibstruct_dm_io_controller_profile, GUID), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->GUID), 0, -1, -1, -1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 4756, 0, 64, 24, 1, offsetof(struct ibstruct_dm_io_controller_profile, vendorID), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->vendorID), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 8968, 0, 88, 8, 1, offsetof(struct ibstruct_dm_io_controller_profile, reserved_88), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_88), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 4700, 0, 96, 32, 1, offsetof(struct ibstruct_dm_io_controller_profile, deviceID), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->deviceID), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12116, 0, 128, 16, 1, offsetof(struct ibstruct_dm_io_controller_profile, deviceVersion), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->deviceVersion), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2745, 0, 144, 16, 1, offsetof(struct ibstruct_dm_io_controller_profile, reserved_144), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_144), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 12130, 0, 160, 24, 1, offsetof(struct ibstruct_dm_io_controller_profile, subsystemVendorID), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->subsystemVendorID), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12148, 0, 184, 8, 1, offsetof(struct ibstruct_dm_io_controller_profile, reserved_184), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_184), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 12161, 0, 192, 32, 1, offsetof(struct ibstruct_dm_io_controller_profile, subsystemID), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->subsystemID), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12173, 0, 224, 16, 1, offsetof(struct ibstruct_dm_io_controller_profile, IOClass), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->IOClass), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12181, 0, 240, 16, 1, offsetof(struct ibstruct_dm_io_controller_profile, IOSubclass), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->IOSubclass), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12192, 0, 256, 16, 1, offsetof(struct ibstruct_dm_io_controller_profile, protocol), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->protocol), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12201, 0, 272, 16, 1, offsetof(struct ibstruct_dm_io_controller_profile, protocolVersion), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->protocolVersion), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3911, 0, 288, 16, 1, offsetof(struct ibstruct_dm_io_controller_profile, reserved_288), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_288), 13, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 12217, 0, 304, 16, 1, offsetof(struct ibstruct_dm_io_controller_profile, reserved_304), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_304), 14, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 12230, 0, 320, 16, 1, offsetof(struct ibstruct_dm_io_controller_profile, sendMessageDepth), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->sendMessageDepth), 15, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12247, 0, 336, 8, 1, offsetof(struct ibstruct_dm_io_controller_profile, reserved_336), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_336), 16, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 12260, 0, 344, 8, 1, offsetof(struct ibstruct_dm_io_controller_profile, RDMAReadDepth), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->RDMAReadDepth), 17, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12274, 0, 352, 32, 1, offsetof(struct ibstruct_dm_io_controller_profile, sendMessageSize), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->sendMessageSize), 18, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, 0 },
+	{ 12290, 0, 384, 32, 1, offsetof(struct ibstruct_dm_io_controller_profile, RDMATransferSize), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->RDMATransferSize), 19, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, 0 },
+	{ 12307, 0, 416, 8, 1, offsetof(struct ibstruct_dm_io_controller_profile, controllerOperationsMask), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->controllerOperationsMask), 20, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12332, 0, 424, 8, 1, offsetof(struct ibstruct_dm_io_controller_profile, reserved_424), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_424), 21, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 12345, 0, 432, 8, 1, offsetof(struct ibstruct_dm_io_controller_profile, serviceEntries), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->serviceEntries), 22, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12360, 0, 440, 8, 1, offsetof(struct ibstruct_dm_io_controller_profile, reserved_440), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_440), 23, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 6568, 0, 448, 64, 1, offsetof(struct ibstruct_dm_io_controller_profile, reserved_448), sizeof(((struct ibstruct_dm_io_controller_profile *)0)->reserved_448), 24, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 12373, 0, 512, 512, 1, offsetof(struct ibstruct_dm_io_controller_profile, IDString), 64, 25, -1, -1, -1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, 0 },
+	/* [817] DMServiceEntries */
+	{ 12382, 0, 0, 384, 4, offsetof(struct ibstruct_dm_service_entries, serviceEntry), sizeof(((struct ibstruct_dm_service_entries *)0)->serviceEntry[0]), 0, -1, -1, 103, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	/* [818] DMDiagnosticTimeout */
+	{ 12395, 0, 0, 32, 1, offsetof(struct ibstruct_dm_diagnostic_timeout, maxDiagTime), sizeof(((struct ibstruct_dm_diagnostic_timeout *)0)->maxDiagTime), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, 0 },
+	/* [819] DMPrepareToTest */
+	/* [819] DMTestDeviceOnce */
+	/* [819] DMTestDeviceLoop */
+	/* [819] DMDiagCode */
+	{ 5463, 0, 0, 16, 1, offsetof(struct ibstruct_dm_diag_code, diagCode), sizeof(((struct ibstruct_dm_diag_code *)0)->diagCode), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 4054, 0, 16, 16, 1, offsetof(struct ibstruct_dm_diag_code, reserved_16), sizeof(((struct ibstruct_dm_diag_code *)0)->reserved_16), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [821] CMFormat */
+	{ 3677, 0, 0, 192, 1, offsetof(struct ibstruct_cm_format, MADHeader), sizeof(((struct ibstruct_cm_format *)0)->MADHeader), 0, -1, -1, 14, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 3881, 0, 192, 1856, 1, offsetof(struct ibstruct_cm_format, data), 232, 10, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [823] CMPath */
+	{ 2327, 0, 0, 16, 1, offsetof(struct ibstruct_cm_path, SLID), sizeof(((struct ibstruct_cm_path *)0)->SLID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2303, 0, 16, 16, 1, offsetof(struct ibstruct_cm_path, DLID), sizeof(((struct ibstruct_cm_path *)0)->DLID), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2411, 0, 32, 128, 1, offsetof(struct ibstruct_cm_path, SGID), sizeof(((struct ibstruct_cm_path *)0)->SGID), 2, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 2416, 0, 160, 128, 1, offsetof(struct ibstruct_cm_path, DGID), sizeof(((struct ibstruct_cm_path *)0)->DGID), 3, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 2380, 0, 288, 20, 1, offsetof(struct ibstruct_cm_path, flowLabel), sizeof(((struct ibstruct_cm_path *)0)->flowLabel), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12407, 0, 308, 6, 1, offsetof(struct ibstruct_cm_path, reserved_308), sizeof(((struct ibstruct_cm_path *)0)->reserved_308), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 12420, 0, 314, 6, 1, offsetof(struct ibstruct_cm_path, PD), sizeof(((struct ibstruct_cm_path *)0)->PD), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2373, 0, 320, 8, 1, offsetof(struct ibstruct_cm_path, TClass), sizeof(((struct ibstruct_cm_path *)0)->TClass), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 8142, 0, 328, 8, 1, offsetof(struct ibstruct_cm_path, hopLimit), sizeof(((struct ibstruct_cm_path *)0)->hopLimit), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2284, 0, 336, 4, 1, offsetof(struct ibstruct_cm_path, SL), sizeof(((struct ibstruct_cm_path *)0)->SL), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12423, 0, 340, 1, 1, offsetof(struct ibstruct_cm_path, subnetLocal), sizeof(((struct ibstruct_cm_path *)0)->subnetLocal), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12435, 0, 341, 3, 1, offsetof(struct ibstruct_cm_path, reserved_341), sizeof(((struct ibstruct_cm_path *)0)->reserved_341), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 12448, 0, 344, 5, 1, offsetof(struct ibstruct_cm_path, localACKTimeout), sizeof(((struct ibstruct_cm_path *)0)->localACKTimeout), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12464, 0, 349, 3, 1, offsetof(struct ibstruct_cm_path, reserved_349), sizeof(((struct ibstruct_cm_path *)0)->reserved_349), 13, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [837] CMREQ */
+	{ 12477, 0, 0, 32, 1, offsetof(struct ibstruct_cm_req, LCID), sizeof(((struct ibstruct_cm_req *)0)->LCID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2308, 0, 32, 8, 1, offsetof(struct ibstruct_cm_req, reserved_32), sizeof(((struct ibstruct_cm_req *)0)->reserved_32), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 4756, 0, 40, 24, 1, offsetof(struct ibstruct_cm_req, vendorID), sizeof(((struct ibstruct_cm_req *)0)->vendorID), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 7750, 0, 64, 64, 1, offsetof(struct ibstruct_cm_req, serviceID), sizeof(((struct ibstruct_cm_req *)0)->serviceID), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12482, 0, 128, 64, 1, offsetof(struct ibstruct_cm_req, LGUID), sizeof(((struct ibstruct_cm_req *)0)->LGUID), 4, -1, -1, -1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 12488, 0, 192, 32, 1, offsetof(struct ibstruct_cm_req, localCMQKey), sizeof(((struct ibstruct_cm_req *)0)->localCMQKey), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12500, 0, 224, 32, 1, offsetof(struct ibstruct_cm_req, localQKey), sizeof(((struct ibstruct_cm_req *)0)->localQKey), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12510, 0, 256, 24, 1, offsetof(struct ibstruct_cm_req, localQPN), sizeof(((struct ibstruct_cm_req *)0)->localQPN), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12519, 0, 280, 8, 1, offsetof(struct ibstruct_cm_req, responderResources), sizeof(((struct ibstruct_cm_req *)0)->responderResources), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12538, 0, 288, 24, 1, offsetof(struct ibstruct_cm_req, localEECN), sizeof(((struct ibstruct_cm_req *)0)->localEECN), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12548, 0, 312, 8, 1, offsetof(struct ibstruct_cm_req, initiatorDepth), sizeof(((struct ibstruct_cm_req *)0)->initiatorDepth), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12563, 0, 320, 24, 1, offsetof(struct ibstruct_cm_req, remoteEECN), sizeof(((struct ibstruct_cm_req *)0)->remoteEECN), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12574, 0, 344, 5, 1, offsetof(struct ibstruct_cm_req, remoteResponseTimeout), sizeof(((struct ibstruct_cm_req *)0)->remoteResponseTimeout), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12596, 0, 349, 2, 1, offsetof(struct ibstruct_cm_req, transportService), sizeof(((struct ibstruct_cm_req *)0)->transportService), 13, IBSTRUCT_ENUM_CM_TRANSPORT_SERVICE, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12613, 0, 351, 1, 1, offsetof(struct ibstruct_cm_req, flowControl), sizeof(((struct ibstruct_cm_req *)0)->flowControl), 14, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12625, 0, 352, 24, 1, offsetof(struct ibstruct_cm_req, startingPSN), sizeof(((struct ibstruct_cm_req *)0)->startingPSN), 15, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12637, 0, 376, 5, 1, offsetof(struct ibstruct_cm_req, localResponseTimeout), sizeof(((struct ibstruct_cm_req *)0)->localResponseTimeout), 16, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12658, 0, 381, 3, 1, offsetof(struct ibstruct_cm_req, retryCount), sizeof(((struct ibstruct_cm_req *)0)->retryCount), 17, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2460, 0, 384, 16, 1, offsetof(struct ibstruct_cm_req, PKey), sizeof(((struct ibstruct_cm_req *)0)->PKey), 18, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12669, 0, 400, 4, 1, offsetof(struct ibstruct_cm_req, pathPacketMTU), sizeof(((struct ibstruct_cm_req *)0)->pathPacketMTU), 19, IBSTRUCT_ENUM_MTU, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12683, 0, 404, 1, 1, offsetof(struct ibstruct_cm_req, RDCExists), sizeof(((struct ibstruct_cm_req *)0)->RDCExists), 20, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12693, 0, 405, 3, 1, offsetof(struct ibstruct_cm_req, RNRRetryCount), sizeof(((struct ibstruct_cm_req *)0)->RNRRetryCount), 21, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12707, 0, 408, 4, 1, offsetof(struct ibstruct_cm_req, maxCMRetries), sizeof(((struct ibstruct_cm_req *)0)->maxCMRetries), 22, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12720, 0, 412, 1, 1, offsetof(struct ibstruct_cm_req, SRQ), sizeof(((struct ibstruct_cm_req *)0)->SRQ), 23, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12724, 0, 413, 3, 1, offsetof(struct ibstruct_cm_req, extendedTransportType), sizeof(((struct ibstruct_cm_req *)0)->extendedTransportType), 24, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12746, 0, 416, 352, 1, offsetof(struct ibstruct_cm_req, primaryPath), sizeof(((struct ibstruct_cm_req *)0)->primaryPath), 25, -1, -1, 113, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 12758, 0, 768, 352, 1, offsetof(struct ibstruct_cm_req, alternatePath), sizeof(((struct ibstruct_cm_req *)0)->alternatePath), 39, -1, -1, 113, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 12772, 0, 1120, 736, 1, offsetof(struct ibstruct_cm_req, privateData), 92, 53, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [865] CMMRA */
+	{ 12477, 0, 0, 32, 1, offsetof(struct ibstruct_cm_mra, LCID), sizeof(((struct ibstruct_cm_mra *)0)->LCID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12784, 0, 32, 32, 1, offsetof(struct ibstruct_cm_mra, RCID), sizeof(((struct ibstruct_cm_mra *)0)->RCID), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12789, 0, 64, 2, 1, offsetof(struct ibstruct_cm_mra, messageMRAed), sizeof(((struct ibstruct_cm_mra *)0)->messageMRAed), 2, IBSTRUCT_ENUM_CM_MESSAGE, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12802, 0, 66, 6, 1, offsetof(struct ibstruct_cm_mra, reserved_66), sizeof(((struct ibstruct_cm_mra *)0)->reserved_66), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 12814, 0, 72, 5, 1, offsetof(struct ibstruct_cm_mra, serviceTimeout), sizeof(((struct ibstruct_cm_mra *)0)->serviceTimeout), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12829, 0, 77, 3, 1, offsetof(struct ibstruct_cm_mra, reserved_77), sizeof(((struct ibstruct_cm_mra *)0)->reserved_77), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 12772, 0, 80, 1776, 1, offsetof(struct ibstruct_cm_mra, privateData), 222, 6, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [872] CMREJ */
+	{ 12477, 0, 0, 32, 1, offsetof(struct ibstruct_cm_rej, LCID), sizeof(((struct ibstruct_cm_rej *)0)->LCID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12784, 0, 32, 32, 1, offsetof(struct ibstruct_cm_rej, RCID), sizeof(((struct ibstruct_cm_rej *)0)->RCID), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12841, 0, 64, 2, 1, offsetof(struct ibstruct_cm_rej, messageRejected), sizeof(((struct ibstruct_cm_rej *)0)->messageRejected), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12802, 0, 66, 6, 1, offsetof(struct ibstruct_cm_rej, reserved_66), sizeof(((struct ibstruct_cm_rej *)0)->reserved_66), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 12857, 0, 72, 7, 1, offsetof(struct ibstruct_cm_rej, rejectInfoLength), sizeof(((struct ibstruct_cm_rej *)0)->rejectInfoLength), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12874, 0, 79, 1, 1, offsetof(struct ibstruct_cm_rej, reserved_79), sizeof(((struct ibstruct_cm_rej *)0)->reserved_79), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 12886, 0, 80, 16, 1, offsetof(struct ibstruct_cm_rej, reason), sizeof(((struct ibstruct_cm_rej *)0)->reason), 6, IBSTRUCT_ENUM_CM_REJ_REASON, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12893, 0, 96, 576, 1, offsetof(struct ibstruct_cm_rej, ARI), 72, 7, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 12772, 0, 672, 1184, 1, offsetof(struct ibstruct_cm_rej, privateData), 148, 8, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [881] CMREP */
+	{ 12477, 0, 0, 32, 1, offsetof(struct ibstruct_cm_rep, LCID), sizeof(((struct ibstruct_cm_rep *)0)->LCID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12784, 0, 32, 32, 1, offsetof(struct ibstruct_cm_rep, RCID), sizeof(((struct ibstruct_cm_rep *)0)->RCID), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12500, 0, 64, 32, 1, offsetof(struct ibstruct_cm_rep, localQKey), sizeof(((struct ibstruct_cm_rep *)0)->localQKey), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12510, 0, 96, 24, 1, offsetof(struct ibstruct_cm_rep, localQPN), sizeof(((struct ibstruct_cm_rep *)0)->localQPN), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12897, 0, 120, 8, 1, offsetof(struct ibstruct_cm_rep, vendorIDH), sizeof(((struct ibstruct_cm_rep *)0)->vendorIDH), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12907, 0, 128, 24, 1, offsetof(struct ibstruct_cm_rep, localEEContext), sizeof(((struct ibstruct_cm_rep *)0)->localEEContext), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12922, 0, 152, 8, 1, offsetof(struct ibstruct_cm_rep, vendorIDM), sizeof(((struct ibstruct_cm_rep *)0)->vendorIDM), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12625, 0, 160, 24, 1, offsetof(struct ibstruct_cm_rep, startingPSN), sizeof(((struct ibstruct_cm_rep *)0)->startingPSN), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12932, 0, 184, 8, 1, offsetof(struct ibstruct_cm_rep, vendorIDL), sizeof(((struct ibstruct_cm_rep *)0)->vendorIDL), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12519, 0, 192, 8, 1, offsetof(struct ibstruct_cm_rep, responderResources), sizeof(((struct ibstruct_cm_rep *)0)->responderResources), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12548, 0, 200, 8, 1, offsetof(struct ibstruct_cm_rep, initiatorDepth), sizeof(((struct ibstruct_cm_rep *)0)->initiatorDepth), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12942, 0, 208, 5, 1, offsetof(struct ibstruct_cm_rep, targetACKDelay), sizeof(((struct ibstruct_cm_rep *)0)->targetACKDelay), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12957, 0, 213, 2, 1, offsetof(struct ibstruct_cm_rep, failoverAccepted), sizeof(((struct ibstruct_cm_rep *)0)->failoverAccepted), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12613, 0, 215, 1, 1, offsetof(struct ibstruct_cm_rep, flowControl), sizeof(((struct ibstruct_cm_rep *)0)->flowControl), 13, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12693, 0, 216, 3, 1, offsetof(struct ibstruct_cm_rep, RNRRetryCount), sizeof(((struct ibstruct_cm_rep *)0)->RNRRetryCount), 14, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12720, 0, 219, 1, 1, offsetof(struct ibstruct_cm_rep, SRQ), sizeof(((struct ibstruct_cm_rep *)0)->SRQ), 15, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12974, 0, 220, 4, 1, offsetof(struct ibstruct_cm_rep, reserved_220), sizeof(((struct ibstruct_cm_rep *)0)->reserved_220), 16, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 12482, 0, 224, 64, 1, offsetof(struct ibstruct_cm_rep, LGUID), sizeof(((struct ibstruct_cm_rep *)0)->LGUID), 17, -1, -1, -1, IBS_T_GUID, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	{ 12772, 0, 288, 1568, 1, offsetof(struct ibstruct_cm_rep, privateData), 196, 18, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [900] CMRTU */
+	{ 12477, 0, 0, 32, 1, offsetof(struct ibstruct_cm_rtu, LCID), sizeof(((struct ibstruct_cm_rtu *)0)->LCID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12784, 0, 32, 32, 1, offsetof(struct ibstruct_cm_rtu, RCID), sizeof(((struct ibstruct_cm_rtu *)0)->RCID), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12772, 0, 64, 1792, 1, offsetof(struct ibstruct_cm_rtu, privateData), 224, 2, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [903] CMDREQ */
+	{ 12477, 0, 0, 32, 1, offsetof(struct ibstruct_cm_dreq, LCID), sizeof(((struct ibstruct_cm_dreq *)0)->LCID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12784, 0, 32, 32, 1, offsetof(struct ibstruct_cm_dreq, RCID), sizeof(((struct ibstruct_cm_dreq *)0)->RCID), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12987, 0, 64, 24, 1, offsetof(struct ibstruct_cm_dreq, remoteQPN), sizeof(((struct ibstruct_cm_dreq *)0)->remoteQPN), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 8968, 0, 88, 8, 1, offsetof(struct ibstruct_cm_dreq, reserved_88), sizeof(((struct ibstruct_cm_dreq *)0)->reserved_88), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 12772, 0, 96, 1760, 1, offsetof(struct ibstruct_cm_dreq, privateData), 220, 4, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [908] CMDREP */
+	{ 12477, 0, 0, 32, 1, offsetof(struct ibstruct_cm_drep, LCID), sizeof(((struct ibstruct_cm_drep *)0)->LCID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12784, 0, 32, 32, 1, offsetof(struct ibstruct_cm_drep, RCID), sizeof(((struct ibstruct_cm_drep *)0)->RCID), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12772, 0, 64, 1792, 1, offsetof(struct ibstruct_cm_drep, privateData), 224, 2, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [911] CMLAP */
+	{ 12477, 0, 0, 32, 1, offsetof(struct ibstruct_cm_lap, LCID), sizeof(((struct ibstruct_cm_lap *)0)->LCID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12784, 0, 32, 32, 1, offsetof(struct ibstruct_cm_lap, RCID), sizeof(((struct ibstruct_cm_lap *)0)->RCID), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2499, 0, 64, 32, 1, offsetof(struct ibstruct_cm_lap, QKey), sizeof(((struct ibstruct_cm_lap *)0)->QKey), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12997, 0, 96, 24, 1, offsetof(struct ibstruct_cm_lap, RQPN), sizeof(((struct ibstruct_cm_lap *)0)->RQPN), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 13002, 0, 120, 5, 1, offsetof(struct ibstruct_cm_lap, RCMTimeout), sizeof(((struct ibstruct_cm_lap *)0)->RCMTimeout), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13013, 0, 125, 3, 1, offsetof(struct ibstruct_cm_lap, reserved_125), sizeof(((struct ibstruct_cm_lap *)0)->reserved_125), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7313, 0, 128, 32, 1, offsetof(struct ibstruct_cm_lap, reserved_128), sizeof(((struct ibstruct_cm_lap *)0)->reserved_128), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 13026, 0, 160, 16, 1, offsetof(struct ibstruct_cm_lap, altSLID), sizeof(((struct ibstruct_cm_lap *)0)->altSLID), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13034, 0, 176, 16, 1, offsetof(struct ibstruct_cm_lap, altDLID), sizeof(((struct ibstruct_cm_lap *)0)->altDLID), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13042, 0, 192, 128, 1, offsetof(struct ibstruct_cm_lap, altSGID), sizeof(((struct ibstruct_cm_lap *)0)->altSGID), 9, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 13050, 0, 320, 128, 1, offsetof(struct ibstruct_cm_lap, altDGID), sizeof(((struct ibstruct_cm_lap *)0)->altDGID), 10, -1, -1, -1, IBS_T_GID, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 13058, 0, 448, 20, 1, offsetof(struct ibstruct_cm_lap, altFlowLabel), sizeof(((struct ibstruct_cm_lap *)0)->altFlowLabel), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 13071, 0, 468, 4, 1, offsetof(struct ibstruct_cm_lap, reserved_468), sizeof(((struct ibstruct_cm_lap *)0)->reserved_468), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 13084, 0, 472, 8, 1, offsetof(struct ibstruct_cm_lap, altTClass), sizeof(((struct ibstruct_cm_lap *)0)->altTClass), 13, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 13094, 0, 480, 8, 1, offsetof(struct ibstruct_cm_lap, altHopLimit), sizeof(((struct ibstruct_cm_lap *)0)->altHopLimit), 14, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13106, 0, 488, 2, 1, offsetof(struct ibstruct_cm_lap, reserved_488), sizeof(((struct ibstruct_cm_lap *)0)->reserved_488), 15, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 13119, 0, 490, 6, 1, offsetof(struct ibstruct_cm_lap, altIPD), sizeof(((struct ibstruct_cm_lap *)0)->altIPD), 16, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13126, 0, 496, 4, 1, offsetof(struct ibstruct_cm_lap, altSL), sizeof(((struct ibstruct_cm_lap *)0)->altSL), 17, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13132, 0, 500, 1, 1, offsetof(struct ibstruct_cm_lap, altSubnetLocal), sizeof(((struct ibstruct_cm_lap *)0)->altSubnetLocal), 18, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13147, 0, 501, 3, 1, offsetof(struct ibstruct_cm_lap, reserved_501), sizeof(((struct ibstruct_cm_lap *)0)->reserved_501), 19, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 13160, 0, 504, 5, 1, offsetof(struct ibstruct_cm_lap, altLocalACKTimeout), sizeof(((struct ibstruct_cm_lap *)0)->altLocalACKTimeout), 20, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13179, 0, 509, 3, 1, offsetof(struct ibstruct_cm_lap, reserved_509), sizeof(((struct ibstruct_cm_lap *)0)->reserved_509), 21, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 12772, 0, 512, 1344, 1, offsetof(struct ibstruct_cm_lap, privateData), 168, 22, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [934] CMAPR */
+	{ 12477, 0, 0, 32, 1, offsetof(struct ibstruct_cm_apr, LCID), sizeof(((struct ibstruct_cm_apr *)0)->LCID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12784, 0, 32, 32, 1, offsetof(struct ibstruct_cm_apr, RCID), sizeof(((struct ibstruct_cm_apr *)0)->RCID), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 13192, 0, 64, 8, 1, offsetof(struct ibstruct_cm_apr, additionalInfoLength), sizeof(((struct ibstruct_cm_apr *)0)->additionalInfoLength), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13213, 0, 72, 8, 1, offsetof(struct ibstruct_cm_apr, APstatus), sizeof(((struct ibstruct_cm_apr *)0)->APstatus), 3, IBSTRUCT_ENUM_CM_APR_STATUS, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4205, 0, 80, 16, 1, offsetof(struct ibstruct_cm_apr, reserved_80), sizeof(((struct ibstruct_cm_apr *)0)->reserved_80), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 13222, 0, 96, 576, 1, offsetof(struct ibstruct_cm_apr, additionalInfo), 72, 5, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 12772, 0, 672, 1184, 1, offsetof(struct ibstruct_cm_apr, privateData), 148, 6, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [941] CMSIDR_REQ */
+	{ 13237, 0, 0, 32, 1, offsetof(struct ibstruct_cm_sidr_req, requestID), sizeof(((struct ibstruct_cm_sidr_req *)0)->requestID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2460, 0, 32, 16, 1, offsetof(struct ibstruct_cm_sidr_req, PKey), sizeof(((struct ibstruct_cm_sidr_req *)0)->PKey), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 4129, 0, 48, 16, 1, offsetof(struct ibstruct_cm_sidr_req, reserved_48), sizeof(((struct ibstruct_cm_sidr_req *)0)->reserved_48), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7750, 0, 64, 64, 1, offsetof(struct ibstruct_cm_sidr_req, serviceID), sizeof(((struct ibstruct_cm_sidr_req *)0)->serviceID), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12772, 0, 128, 1728, 1, offsetof(struct ibstruct_cm_sidr_req, privateData), 216, 4, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [946] CMSIDR_REP */
+	{ 13237, 0, 0, 32, 1, offsetof(struct ibstruct_cm_sidr_rep, requestID), sizeof(((struct ibstruct_cm_sidr_rep *)0)->requestID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2672, 0, 32, 8, 1, offsetof(struct ibstruct_cm_sidr_rep, status), sizeof(((struct ibstruct_cm_sidr_rep *)0)->status), 1, IBSTRUCT_ENUM_CM_SIDR_STATUS, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13192, 0, 40, 8, 1, offsetof(struct ibstruct_cm_sidr_rep, additionalInfoLength), sizeof(((struct ibstruct_cm_sidr_rep *)0)->additionalInfoLength), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 12897, 0, 48, 16, 1, offsetof(struct ibstruct_cm_sidr_rep, vendorIDH), sizeof(((struct ibstruct_cm_sidr_rep *)0)->vendorIDH), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 3647, 0, 64, 24, 1, offsetof(struct ibstruct_cm_sidr_rep, QPN), sizeof(((struct ibstruct_cm_sidr_rep *)0)->QPN), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 12932, 0, 88, 8, 1, offsetof(struct ibstruct_cm_sidr_rep, vendorIDL), sizeof(((struct ibstruct_cm_sidr_rep *)0)->vendorIDL), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 7750, 0, 96, 64, 1, offsetof(struct ibstruct_cm_sidr_rep, serviceID), sizeof(((struct ibstruct_cm_sidr_rep *)0)->serviceID), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 2499, 0, 160, 32, 1, offsetof(struct ibstruct_cm_sidr_rep, QKey), sizeof(((struct ibstruct_cm_sidr_rep *)0)->QKey), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 13247, 0, 192, 576, 1, offsetof(struct ibstruct_cm_sidr_rep, classPortinfo), sizeof(((struct ibstruct_cm_sidr_rep *)0)->classPortinfo), 8, -1, -1, 18, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 12772, 0, 768, 1088, 1, offsetof(struct ibstruct_cm_sidr_rep, privateData), 136, 31, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [956] SNMPFormat */
+	{ 3677, 0, 0, 192, 1, offsetof(struct ibstruct_snmp_format, MADHeader), sizeof(((struct ibstruct_snmp_format *)0)->MADHeader), 0, -1, -1, 14, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 7252, 0, 192, 256, 1, offsetof(struct ibstruct_snmp_format, reserved_192), 32, 10, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 13261, 0, 448, 32, 1, offsetof(struct ibstruct_snmp_format, RAddress), sizeof(((struct ibstruct_snmp_format *)0)->RAddress), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 13270, 0, 480, 8, 1, offsetof(struct ibstruct_snmp_format, payloadLength), sizeof(((struct ibstruct_snmp_format *)0)->payloadLength), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3830, 0, 488, 8, 1, offsetof(struct ibstruct_snmp_format, segmentNumber), sizeof(((struct ibstruct_snmp_format *)0)->segmentNumber), 13, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13284, 0, 496, 16, 1, offsetof(struct ibstruct_snmp_format, sourceLID), sizeof(((struct ibstruct_snmp_format *)0)->sourceLID), 14, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 3881, 8757, 512, 1536, 1, offsetof(struct ibstruct_snmp_format, data), 192, 15, -1, -1, -1, IBS_T_BYTES, IBS_FMT_HEX, IBS_DISP_DEFAULT, 0 },
+	/* [963] SNMPCommunityInfo */
+	{ 13294, 0, 0, 512, 1, offsetof(struct ibstruct_snmp_community_info, communityName), 64, 0, -1, -1, -1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, 0 },
+	/* [964] SNMPPDUInfo */
+	{ 13308, 0, 0, 1536, 1, offsetof(struct ibstruct_snmp_pdu_info, PDUData), 192, 0, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [965] CCFormat */
+	{ 3677, 0, 0, 192, 1, offsetof(struct ibstruct_cc_format, MADHeader), sizeof(((struct ibstruct_cc_format *)0)->MADHeader), 0, -1, -1, 14, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 13316, 13322, 192, 64, 1, offsetof(struct ibstruct_cc_format, CCKey), sizeof(((struct ibstruct_cc_format *)0)->CCKey), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 3170, 0, 256, 256, 1, offsetof(struct ibstruct_cc_format, reserved_256), 32, 11, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 3881, 0, 512, 1536, 1, offsetof(struct ibstruct_cc_format, data), 192, 12, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [969] CCLogFormat */
+	{ 3677, 0, 0, 192, 1, offsetof(struct ibstruct_cc_log_format, MADHeader), sizeof(((struct ibstruct_cc_log_format *)0)->MADHeader), 0, -1, -1, 14, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 13316, 13322, 192, 64, 1, offsetof(struct ibstruct_cc_log_format, CCKey), sizeof(((struct ibstruct_cc_log_format *)0)->CCKey), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 13329, 0, 256, 1792, 1, offsetof(struct ibstruct_cc_log_format, logData), 224, 11, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [972] CCCongestionInfo */
+	{ 13337, 13352, 0, 16, 1, offsetof(struct ibstruct_cc_congestion_info, congestionInfo), sizeof(((struct ibstruct_cc_congestion_info *)0)->congestionInfo), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 13367, 13383, 16, 8, 1, offsetof(struct ibstruct_cc_congestion_info, controlTableCap), sizeof(((struct ibstruct_cc_congestion_info *)0)->controlTableCap), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 7451, 0, 24, 8, 1, offsetof(struct ibstruct_cc_congestion_info, reserved_24), sizeof(((struct ibstruct_cc_congestion_info *)0)->reserved_24), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [975] CCCongestionKeyInfo */
+	{ 13316, 13322, 0, 64, 1, offsetof(struct ibstruct_cc_congestion_key_info, CCKey), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->CCKey), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 13399, 13415, 64, 1, 1, offsetof(struct ibstruct_cc_congestion_key_info, CCKeyProtectBit), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->CCKeyProtectBit), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2479, 0, 65, 15, 1, offsetof(struct ibstruct_cc_congestion_key_info, reserved_65), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->reserved_65), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 13432, 13449, 80, 16, 1, offsetof(struct ibstruct_cc_congestion_key_info, CCKeyLeasePeriod), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->CCKeyLeasePeriod), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13467, 13483, 96, 16, 1, offsetof(struct ibstruct_cc_congestion_key_info, CCKeyViolations), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->CCKeyViolations), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4344, 0, 112, 16, 1, offsetof(struct ibstruct_cc_congestion_key_info, reserved_112), sizeof(((struct ibstruct_cc_congestion_key_info *)0)->reserved_112), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [981] CCCongestionLogEntrySwitch */
+	{ 2327, 2327, 0, 16, 1, offsetof(struct ibstruct_cc_congestion_log_entry_switch, SLID), sizeof(((struct ibstruct_cc_congestion_log_entry_switch *)0)->SLID), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2303, 2303, 16, 16, 1, offsetof(struct ibstruct_cc_congestion_log_entry_switch, DLID), sizeof(((struct ibstruct_cc_congestion_log_entry_switch *)0)->DLID), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 2284, 2284, 32, 4, 1, offsetof(struct ibstruct_cc_congestion_log_entry_switch, SL), sizeof(((struct ibstruct_cc_congestion_log_entry_switch *)0)->SL), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13500, 0, 36, 28, 1, offsetof(struct ibstruct_cc_congestion_log_entry_switch, reserved_36), sizeof(((struct ibstruct_cc_congestion_log_entry_switch *)0)->reserved_36), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 13512, 13522, 64, 32, 1, offsetof(struct ibstruct_cc_congestion_log_entry_switch, timestamp), sizeof(((struct ibstruct_cc_congestion_log_entry_switch *)0)->timestamp), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, 0 },
+	/* [986] CCCongestionLogEntryCA */
+	{ 13532, 13547, 0, 24, 1, offsetof(struct ibstruct_cc_congestion_log_entry_ca, localQPCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->localQPCNEntry), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13565, 13575, 24, 4, 1, offsetof(struct ibstruct_cc_congestion_log_entry_ca, SLCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->SLCNEntry), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13587, 13606, 28, 4, 1, offsetof(struct ibstruct_cc_congestion_log_entry_ca, serviceTypeCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->serviceTypeCNEntry), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 13628, 13650, 32, 24, 1, offsetof(struct ibstruct_cc_congestion_log_entry_ca, remoteQPNumberCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->remoteQPNumberCNEntry), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4373, 0, 56, 8, 1, offsetof(struct ibstruct_cc_congestion_log_entry_ca, reserved_56), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->reserved_56), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 13676, 13687, 64, 16, 1, offsetof(struct ibstruct_cc_congestion_log_entry_ca, localLIDCN), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->localLIDCN), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13700, 13717, 80, 16, 1, offsetof(struct ibstruct_cc_congestion_log_entry_ca, remoteLIDCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->remoteLIDCNEntry), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13737, 13754, 96, 32, 1, offsetof(struct ibstruct_cc_congestion_log_entry_ca, timestampCNEntry), sizeof(((struct ibstruct_cc_congestion_log_entry_ca *)0)->timestampCNEntry), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, 0 },
+	/* [994] CCCongestionLogSwitch */
+	{ 13773, 13781, 0, 8, 1, offsetof(struct ibstruct_cc_congestion_log_switch, logType), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->logType), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13789, 13805, 8, 8, 1, offsetof(struct ibstruct_cc_congestion_log_switch, congestionFlags), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->congestionFlags), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 13821, 13838, 16, 16, 1, offsetof(struct ibstruct_cc_congestion_log_switch, logEventsCounter), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->logEventsCounter), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13855, 13872, 32, 32, 1, offsetof(struct ibstruct_cc_congestion_log_switch, currentTimeStamp), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->currentTimeStamp), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, 0 },
+	{ 13889, 13897, 64, 256, 1, offsetof(struct ibstruct_cc_congestion_log_switch, portMap), 32, 4, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 13905, 0, 320, 96, 15, offsetof(struct ibstruct_cc_congestion_log_switch, congestionEntryList), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->congestionEntryList[0]), 5, -1, -1, 132, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 13925, 0, 1760, 32, 1, offsetof(struct ibstruct_cc_congestion_log_switch, reserved_1760), sizeof(((struct ibstruct_cc_congestion_log_switch *)0)->reserved_1760), 80, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [1001] CCCongestionLogCA */
+	{ 13773, 13781, 0, 8, 1, offsetof(struct ibstruct_cc_congestion_log_ca, logType), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->logType), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13789, 13805, 8, 8, 1, offsetof(struct ibstruct_cc_congestion_log_ca, congestionFlags), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->congestionFlags), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 13939, 13961, 16, 16, 1, offsetof(struct ibstruct_cc_congestion_log_ca, thresholdEventCounter), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->thresholdEventCounter), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 13983, 14011, 32, 16, 1, offsetof(struct ibstruct_cc_congestion_log_ca, thresholdCongestionEventMap), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->thresholdCongestionEventMap), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 4129, 0, 48, 16, 1, offsetof(struct ibstruct_cc_congestion_log_ca, reserved_48), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->reserved_48), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 13855, 13872, 64, 32, 1, offsetof(struct ibstruct_cc_congestion_log_ca, currentTimeStamp), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->currentTimeStamp), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, 0 },
+	{ 13905, 0, 96, 128, 13, offsetof(struct ibstruct_cc_congestion_log_ca, congestionEntryList), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->congestionEntryList[0]), 6, -1, -1, 133, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 13925, 0, 1760, 32, 1, offsetof(struct ibstruct_cc_congestion_log_ca, reserved_1760), sizeof(((struct ibstruct_cc_congestion_log_ca *)0)->reserved_1760), 110, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [1009] CCSwitchCongestionSetting */
+	{ 14039, 14050, 0, 32, 1, offsetof(struct ibstruct_cc_switch_congestion_setting, controlMap), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->controlMap), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 14062, 14073, 32, 256, 1, offsetof(struct ibstruct_cc_switch_congestion_setting, victimMask), 32, 1, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 14085, 14096, 288, 256, 1, offsetof(struct ibstruct_cc_switch_congestion_setting, creditMask), 32, 2, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	{ 14108, 14118, 544, 4, 1, offsetof(struct ibstruct_cc_switch_congestion_setting, threshold), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->threshold), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 14128, 0, 548, 4, 1, offsetof(struct ibstruct_cc_switch_congestion_setting, reserved_548), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->reserved_548), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 14141, 14152, 552, 8, 1, offsetof(struct ibstruct_cc_switch_congestion_setting, packetSize), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->packetSize), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 14164, 14176, 560, 4, 1, offsetof(struct ibstruct_cc_switch_congestion_setting, CSThreshold), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->CSThreshold), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 14189, 0, 564, 12, 1, offsetof(struct ibstruct_cc_switch_congestion_setting, reserved_564), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->reserved_564), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 14202, 14216, 576, 16, 1, offsetof(struct ibstruct_cc_switch_congestion_setting, CSReturnDelay), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->CSReturnDelay), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 14231, 14243, 592, 16, 1, offsetof(struct ibstruct_cc_switch_congestion_setting, markingRate), sizeof(((struct ibstruct_cc_switch_congestion_setting *)0)->markingRate), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [1019] CCSwitchPortCongestionSettingElement */
+	{ 6885, 1970, 0, 1, 1, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, valid), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->valid), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 14256, 14268, 1, 1, 1, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, controlType), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->controlType), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 14281, 0, 2, 2, 1, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, reserved_2), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->reserved_2), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 14108, 14118, 4, 4, 1, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, threshold), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->threshold), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 14141, 14152, 8, 8, 1, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, packetSize), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->packetSize), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 14292, 14312, 16, 16, 1, offsetof(struct ibstruct_cc_switch_port_congestion_setting_element, congParmMarkingRate), sizeof(((struct ibstruct_cc_switch_port_congestion_setting_element *)0)->congParmMarkingRate), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [1025] CCSwitchPortCongestionSetting */
+	{ 14335, 0, 0, 32, 32, offsetof(struct ibstruct_cc_switch_port_congestion_setting, element), sizeof(((struct ibstruct_cc_switch_port_congestion_setting *)0)->element[0]), 0, -1, -1, 137, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	/* [1026] CCCACongestionEntry */
+	{ 14343, 14353, 0, 16, 1, offsetof(struct ibstruct_cc_ca_congestion_entry, CCTITimer), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->CCTITimer), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 14364, 14377, 16, 8, 1, offsetof(struct ibstruct_cc_ca_congestion_entry, CCTIIncrease), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->CCTIIncrease), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 14391, 14408, 24, 8, 1, offsetof(struct ibstruct_cc_ca_congestion_entry, triggerThreshold), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->triggerThreshold), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 14426, 14434, 32, 8, 1, offsetof(struct ibstruct_cc_ca_congestion_entry, CCTIMin), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->CCTIMin), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4117, 0, 40, 24, 1, offsetof(struct ibstruct_cc_ca_congestion_entry, reserved_40), sizeof(((struct ibstruct_cc_ca_congestion_entry *)0)->reserved_40), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [1031] CCCACongestionSetting */
+	{ 14443, 14455, 0, 16, 1, offsetof(struct ibstruct_cc_ca_congestion_setting, portControl), sizeof(((struct ibstruct_cc_ca_congestion_setting *)0)->portControl), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 14039, 14050, 16, 16, 1, offsetof(struct ibstruct_cc_ca_congestion_setting, controlMap), sizeof(((struct ibstruct_cc_ca_congestion_setting *)0)->controlMap), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_HEX, IBS_DISP_HEX, 0 },
+	{ 14468, 0, 32, 64, 16, offsetof(struct ibstruct_cc_ca_congestion_setting, CACongestionEntryList), sizeof(((struct ibstruct_cc_ca_congestion_setting *)0)->CACongestionEntryList[0]), 2, -1, -1, 139, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	/* [1034] CCCongestionControlTableEntry */
+	{ 14490, 14499, 0, 2, 1, offsetof(struct ibstruct_cc_congestion_control_table_entry, CCTShift), sizeof(((struct ibstruct_cc_congestion_control_table_entry *)0)->CCTShift), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 14509, 14523, 2, 14, 1, offsetof(struct ibstruct_cc_congestion_control_table_entry, CCTMultiplier), sizeof(((struct ibstruct_cc_congestion_control_table_entry *)0)->CCTMultiplier), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [1036] CCCongestionControlTable */
+	{ 14538, 14548, 0, 16, 1, offsetof(struct ibstruct_cc_congestion_control_table, CCTILimit), sizeof(((struct ibstruct_cc_congestion_control_table *)0)->CCTILimit), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 4054, 0, 16, 16, 1, offsetof(struct ibstruct_cc_congestion_control_table, reserved_16), sizeof(((struct ibstruct_cc_congestion_control_table *)0)->reserved_16), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 14559, 0, 32, 16, 64, offsetof(struct ibstruct_cc_congestion_control_table, CCTIEntryList), sizeof(((struct ibstruct_cc_congestion_control_table *)0)->CCTIEntryList[0]), 2, -1, -1, 141, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	/* [1039] CCTimestamp */
+	{ 13512, 13522, 0, 32, 1, offsetof(struct ibstruct_cc_timestamp, timestamp), sizeof(((struct ibstruct_cc_timestamp *)0)->timestamp), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, 0 },
+	/* [1040] VendFormat */
+	{ 3677, 0, 0, 192, 1, offsetof(struct ibstruct_vend_format, MADHeader), sizeof(((struct ibstruct_vend_format *)0)->MADHeader), 0, -1, -1, 14, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 3881, 0, 192, 1856, 1, offsetof(struct ibstruct_vend_format, data), 232, 10, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [1042] VendOUIFormat */
+	{ 3819, 0, 0, 288, 1, offsetof(struct ibstruct_vend_oui_format, RMPPHeader), sizeof(((struct ibstruct_vend_oui_format *)0)->RMPPHeader), 0, -1, -1, 21, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 3911, 0, 288, 8, 1, offsetof(struct ibstruct_vend_oui_format, reserved_288), sizeof(((struct ibstruct_vend_oui_format *)0)->reserved_288), 17, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 14573, 14573, 296, 24, 1, offsetof(struct ibstruct_vend_oui_format, OUI), sizeof(((struct ibstruct_vend_oui_format *)0)->OUI), 18, -1, -1, -1, IBS_T_UINT, IBS_FMT_ARRAY, IBS_DISP_HEX, 0 },
+	{ 3881, 14577, 320, 1728, 1, offsetof(struct ibstruct_vend_oui_format, data), 216, 19, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [1046] BMFormat */
+	{ 3677, 0, 0, 192, 1, offsetof(struct ibstruct_bm_format, MADHeader), sizeof(((struct ibstruct_bm_format *)0)->MADHeader), 0, -1, -1, 14, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	{ 14589, 0, 192, 64, 1, offsetof(struct ibstruct_bm_format, BKey), sizeof(((struct ibstruct_bm_format *)0)->BKey), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 3170, 0, 256, 256, 1, offsetof(struct ibstruct_bm_format, reserved_256), 32, 11, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 3881, 0, 512, 1536, 1, offsetof(struct ibstruct_bm_format, data), 192, 12, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, 0 },
+	/* [1050] MlxGeneralInfo */
+	{ 2332, 0, 0, 64, 1, offsetof(struct ibstruct_mlx_general_info, reserved_0), sizeof(((struct ibstruct_mlx_general_info *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 14594, 14606, 64, 16, 1, offsetof(struct ibstruct_mlx_general_info, hw_revision), sizeof(((struct ibstruct_mlx_general_info *)0)->hw_revision), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 14617, 14627, 80, 16, 1, offsetof(struct ibstruct_mlx_general_info, device_id), sizeof(((struct ibstruct_mlx_general_info *)0)->device_id), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 4535, 0, 96, 192, 1, offsetof(struct ibstruct_mlx_general_info, reserved_96), 24, 3, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 14637, 14644, 288, 32, 1, offsetof(struct ibstruct_mlx_general_info, uptime), sizeof(((struct ibstruct_mlx_general_info *)0)->uptime), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 14654, 0, 320, 8, 1, offsetof(struct ibstruct_mlx_general_info, reserved_320), sizeof(((struct ibstruct_mlx_general_info *)0)->reserved_320), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 14667, 0, 328, 8, 1, offsetof(struct ibstruct_mlx_general_info, fw_major), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_major), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 14676, 0, 336, 8, 1, offsetof(struct ibstruct_mlx_general_info, fw_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_minor), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 14685, 0, 344, 8, 1, offsetof(struct ibstruct_mlx_general_info, fw_sub_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_sub_minor), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 14698, 14698, 352, 32, 1, offsetof(struct ibstruct_mlx_general_info, fw_build_id), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_build_id), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 14710, 0, 384, 8, 1, offsetof(struct ibstruct_mlx_general_info, fw_month), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_month), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 14719, 0, 392, 8, 1, offsetof(struct ibstruct_mlx_general_info, fw_day), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_day), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 14726, 0, 400, 16, 1, offsetof(struct ibstruct_mlx_general_info, fw_year), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_year), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 6474, 0, 416, 16, 1, offsetof(struct ibstruct_mlx_general_info, reserved_416), sizeof(((struct ibstruct_mlx_general_info *)0)->reserved_416), 13, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 14734, 0, 432, 16, 1, offsetof(struct ibstruct_mlx_general_info, fw_hour), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_hour), 14, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 14742, 14742, 448, 128, 1, offsetof(struct ibstruct_mlx_general_info, fw_psid), 16, 15, -1, -1, -1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, 0 },
+	{ 14750, 14771, 576, 32, 1, offsetof(struct ibstruct_mlx_general_info, fw_init_file_version), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_init_file_version), 16, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, 0 },
+	{ 14782, 0, 608, 32, 1, offsetof(struct ibstruct_mlx_general_info, fw_ext_major), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_ext_major), 17, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, 0 },
+	{ 14795, 0, 640, 32, 1, offsetof(struct ibstruct_mlx_general_info, fw_ext_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_ext_minor), 18, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, 0 },
+	{ 14808, 0, 672, 32, 1, offsetof(struct ibstruct_mlx_general_info, fw_ext_sub_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->fw_ext_sub_minor), 19, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, 0 },
+	{ 14825, 0, 704, 128, 1, offsetof(struct ibstruct_mlx_general_info, reserved_704), 16, 20, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 14838, 0, 832, 8, 1, offsetof(struct ibstruct_mlx_general_info, reserved_832), sizeof(((struct ibstruct_mlx_general_info *)0)->reserved_832), 21, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 14851, 0, 840, 8, 1, offsetof(struct ibstruct_mlx_general_info, sw_major), sizeof(((struct ibstruct_mlx_general_info *)0)->sw_major), 22, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 14860, 0, 848, 8, 1, offsetof(struct ibstruct_mlx_general_info, sw_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->sw_minor), 23, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 14869, 0, 856, 8, 1, offsetof(struct ibstruct_mlx_general_info, sw_sub_minor), sizeof(((struct ibstruct_mlx_general_info *)0)->sw_sub_minor), 24, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 14882, 0, 864, 224, 1, offsetof(struct ibstruct_mlx_general_info, reserved_864), 28, 25, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [1076] MlxGeneralInfoIS3 */
+	{ 2332, 0, 0, 64, 1, offsetof(struct ibstruct_mlx_general_info_is3, reserved_0), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 14594, 14606, 64, 16, 1, offsetof(struct ibstruct_mlx_general_info_is3, hw_revision), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->hw_revision), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 14617, 14627, 80, 16, 1, offsetof(struct ibstruct_mlx_general_info_is3, device_id), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->device_id), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 4535, 0, 96, 192, 1, offsetof(struct ibstruct_mlx_general_info_is3, reserved_96), 24, 3, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 14637, 14644, 288, 32, 1, offsetof(struct ibstruct_mlx_general_info_is3, uptime), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->uptime), 4, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 14654, 0, 320, 8, 1, offsetof(struct ibstruct_mlx_general_info_is3, reserved_320), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->reserved_320), 5, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 14667, 0, 328, 8, 1, offsetof(struct ibstruct_mlx_general_info_is3, fw_major), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_major), 6, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 14676, 0, 336, 8, 1, offsetof(struct ibstruct_mlx_general_info_is3, fw_minor), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_minor), 7, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 14685, 0, 344, 8, 1, offsetof(struct ibstruct_mlx_general_info_is3, fw_sub_minor), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_sub_minor), 8, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 14698, 14698, 352, 32, 1, offsetof(struct ibstruct_mlx_general_info_is3, fw_build_id), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_build_id), 9, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 14710, 0, 384, 8, 1, offsetof(struct ibstruct_mlx_general_info_is3, fw_month), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_month), 10, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 14719, 0, 392, 8, 1, offsetof(struct ibstruct_mlx_general_info_is3, fw_day), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_day), 11, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 14726, 0, 400, 16, 1, offsetof(struct ibstruct_mlx_general_info_is3, fw_year), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_year), 12, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 6474, 0, 416, 16, 1, offsetof(struct ibstruct_mlx_general_info_is3, reserved_416), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->reserved_416), 13, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 14734, 0, 432, 16, 1, offsetof(struct ibstruct_mlx_general_info_is3, fw_hour), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_hour), 14, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 14742, 14742, 448, 128, 1, offsetof(struct ibstruct_mlx_general_info_is3, fw_psid), 16, 15, -1, -1, -1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, 0 },
+	{ 14750, 14771, 576, 32, 1, offsetof(struct ibstruct_mlx_general_info_is3, fw_init_file_version), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->fw_init_file_version), 16, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEC, 0 },
+	{ 14895, 0, 608, 8, 1, offsetof(struct ibstruct_mlx_general_info_is3, reserved_608), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->reserved_608), 17, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 14851, 0, 616, 8, 1, offsetof(struct ibstruct_mlx_general_info_is3, sw_major), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->sw_major), 18, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 14860, 0, 624, 8, 1, offsetof(struct ibstruct_mlx_general_info_is3, sw_minor), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->sw_minor), 19, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 14869, 0, 632, 8, 1, offsetof(struct ibstruct_mlx_general_info_is3, sw_sub_minor), sizeof(((struct ibstruct_mlx_general_info_is3 *)0)->sw_sub_minor), 20, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 9629, 0, 640, 224, 1, offsetof(struct ibstruct_mlx_general_info_is3, reserved_640), 28, 21, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [1098] MlxConfigSpaceRecord */
+	{ 14908, 0, 0, 32, 1, offsetof(struct ibstruct_mlx_config_space_record, address), sizeof(((struct ibstruct_mlx_config_space_record *)0)->address), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 3881, 0, 32, 32, 1, offsetof(struct ibstruct_mlx_config_space_record, data), sizeof(((struct ibstruct_mlx_config_space_record *)0)->data), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 14916, 0, 64, 32, 1, offsetof(struct ibstruct_mlx_config_space_record, mask), sizeof(((struct ibstruct_mlx_config_space_record *)0)->mask), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	/* [1101] MlxConfigSpaceAccess */
+	{ 2332, 0, 0, 64, 1, offsetof(struct ibstruct_mlx_config_space_access, reserved_0), sizeof(((struct ibstruct_mlx_config_space_access *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 14921, 0, 64, 96, 18, offsetof(struct ibstruct_mlx_config_space_access, record), sizeof(((struct ibstruct_mlx_config_space_access *)0)->record[0]), 1, -1, -1, 149, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	/* [1103] MlxCounterGroupInfo */
+	{ 2332, 0, 0, 64, 1, offsetof(struct ibstruct_mlx_counter_group_info, reserved_0), sizeof(((struct ibstruct_mlx_counter_group_info *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7301, 0, 64, 24, 1, offsetof(struct ibstruct_mlx_counter_group_info, reserved_64), sizeof(((struct ibstruct_mlx_counter_group_info *)0)->reserved_64), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 14928, 0, 88, 8, 1, offsetof(struct ibstruct_mlx_counter_group_info, num_of_counter_groups), sizeof(((struct ibstruct_mlx_counter_group_info *)0)->num_of_counter_groups), 2, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	{ 14950, 0, 96, 32, 2, offsetof(struct ibstruct_mlx_counter_group_info, group_masks), sizeof(((struct ibstruct_mlx_counter_group_info *)0)->group_masks[0]), 3, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	/* [1107] MlxCounterGroupSelect */
+	{ 2332, 0, 0, 24, 1, offsetof(struct ibstruct_mlx_counter_group_select, reserved_0), sizeof(((struct ibstruct_mlx_counter_group_select *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 14962, 0, 24, 8, 1, offsetof(struct ibstruct_mlx_counter_group_select, group_select), sizeof(((struct ibstruct_mlx_counter_group_select *)0)->group_select), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, 0 },
+	/* [1109] MlxConfigCounterGroup */
+	{ 2332, 0, 0, 64, 1, offsetof(struct ibstruct_mlx_config_counter_group, reserved_0), sizeof(((struct ibstruct_mlx_config_counter_group *)0)->reserved_0), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 7301, 0, 64, 32, 1, offsetof(struct ibstruct_mlx_config_counter_group, reserved_64), sizeof(((struct ibstruct_mlx_config_counter_group *)0)->reserved_64), 1, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	{ 14975, 0, 96, 32, 2, offsetof(struct ibstruct_mlx_config_counter_group, group_selects), sizeof(((struct ibstruct_mlx_config_counter_group *)0)->group_selects[0]), 2, -1, -1, 152, IBS_T_STRUCT, IBS_FMT_NONE, IBS_DISP_DEFAULT, 0 },
+	/* [1112] OFAPingData */
+	{ 14989, 0, 0, 1728, 1, offsetof(struct ibstruct_ofa_ping_data, hostname), 216, 0, -1, -1, -1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, 0 },
+	/* [1113] OFASysStatPing */
+	{ 14998, 0, 0, 64, 1, offsetof(struct ibstruct_ofa_sys_stat_ping, cookie), sizeof(((struct ibstruct_ofa_sys_stat_ping *)0)->cookie), 0, -1, -1, -1, IBS_T_UINT, IBS_FMT_UINT, IBS_DISP_HEX, 0 },
+	{ 7301, 0, 64, 1664, 1, offsetof(struct ibstruct_ofa_sys_stat_ping, reserved_64), 208, 1, -1, -1, -1, IBS_T_BYTES, IBS_FMT_ARRAY, IBS_DISP_DEFAULT, IBS_F_RESERVED },
+	/* [1115] OFASysStatHostInfo */
+	{ 15005, 0, 0, 1728, 1, offsetof(struct ibstruct_ofa_sys_stat_host_info, data_str), 216, 0, -1, -1, -1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, 0 },
+	/* [1116] OFASysStatCPUInfo */
+	{ 15005, 0, 0, 1728, 1, offsetof(struct ibstruct_ofa_sys_stat_cpu_info, data_str), 216, 0, -1, -1, -1, IBS_T_STR, IBS_FMT_STRING, IBS_DISP_DEFAULT, 0 },
+};
+
+const struct ibstruct_desc ibs_descs[] = {
+	[0] = {
+		.name_off = 15014, /* HdrLRH */
+		.c_name_off = 15021, /* hdr_lrh */
+		.text_off = 15029,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 8,
+		.host_size = sizeof(struct ibstruct_hdr_lrh),
+		.ncm = 9,
+		.first_field = 0,
+		.nfields = 9,
+		.record = 0,
+	},
+	[1] = {
+		.name_off = 15048, /* HdrRWH */
+		.c_name_off = 15055, /* hdr_rwh */
+		.text_off = 15063,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 4,
+		.host_size = sizeof(struct ibstruct_hdr_rwh),
+		.ncm = 2,
+		.first_field = 9,
+		.nfields = 2,
+		.record = 0,
+	},
+	[2] = {
+		.name_off = 15074, /* HdrFlowControl */
+		.c_name_off = 15089, /* hdr_flow_control */
+		.text_off = 15106,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 4,
+		.host_size = sizeof(struct ibstruct_hdr_flow_control),
+		.ncm = 4,
+		.first_field = 11,
+		.nfields = 4,
+		.record = 0,
+	},
+	[3] = {
+		.name_off = 15126, /* HdrGRH */
+		.c_name_off = 15133, /* hdr_grh */
+		.text_off = 15141,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 40,
+		.host_size = sizeof(struct ibstruct_hdr_grh),
+		.ncm = 8,
+		.first_field = 15,
+		.nfields = 8,
+		.record = 0,
+	},
+	[4] = {
+		.name_off = 15161, /* HdrBTH */
+		.c_name_off = 15168, /* hdr_bth */
+		.text_off = 15176,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 12,
+		.host_size = sizeof(struct ibstruct_hdr_bth),
+		.ncm = 12,
+		.first_field = 23,
+		.nfields = 12,
+		.record = 0,
+	},
+	[5] = {
+		.name_off = 15198, /* HdrRDETH */
+		.c_name_off = 15207, /* hdr_rdeth */
+		.text_off = 15217,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 4,
+		.host_size = sizeof(struct ibstruct_hdr_rdeth),
+		.ncm = 2,
+		.first_field = 35,
+		.nfields = 2,
+		.record = 0,
+	},
+	[6] = {
+		.name_off = 15261, /* HdrDETH */
+		.c_name_off = 15269, /* hdr_deth */
+		.text_off = 15278,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 8,
+		.host_size = sizeof(struct ibstruct_hdr_deth),
+		.ncm = 3,
+		.first_field = 37,
+		.nfields = 3,
+		.record = 0,
+	},
+	[7] = {
+		.name_off = 15313, /* HdrXRCETH */
+		.c_name_off = 15323, /* hdr_xrceth */
+		.text_off = 15334,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 4,
+		.host_size = sizeof(struct ibstruct_hdr_xrceth),
+		.ncm = 2,
+		.first_field = 40,
+		.nfields = 2,
+		.record = 0,
+	},
+	[8] = {
+		.name_off = 15364, /* HdrRETH */
+		.c_name_off = 15372, /* hdr_reth */
+		.text_off = 15381,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 16,
+		.host_size = sizeof(struct ibstruct_hdr_reth),
+		.ncm = 3,
+		.first_field = 42,
+		.nfields = 3,
+		.record = 0,
+	},
+	[9] = {
+		.name_off = 15412, /* HdrAtomicETH */
+		.c_name_off = 15425, /* hdr_atomic_eth */
+		.text_off = 15440,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 28,
+		.host_size = sizeof(struct ibstruct_hdr_atomic_eth),
+		.ncm = 4,
+		.first_field = 45,
+		.nfields = 4,
+		.record = 0,
+	},
+	[10] = {
+		.name_off = 15473, /* HdrAETH */
+		.c_name_off = 15481, /* hdr_aeth */
+		.text_off = 15490,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 4,
+		.host_size = sizeof(struct ibstruct_hdr_aeth),
+		.ncm = 2,
+		.first_field = 49,
+		.nfields = 2,
+		.record = 0,
+	},
+	[11] = {
+		.name_off = 15520, /* HdrAtomicAckETH */
+		.c_name_off = 15536, /* hdr_atomic_ack_eth */
+		.text_off = 15555,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 8,
+		.host_size = sizeof(struct ibstruct_hdr_atomic_ack_eth),
+		.ncm = 1,
+		.first_field = 51,
+		.nfields = 1,
+		.record = 0,
+	},
+	[12] = {
+		.name_off = 15600, /* HdrImmDt */
+		.c_name_off = 15609, /* hdr_imm_dt */
+		.text_off = 15620,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 4,
+		.host_size = sizeof(struct ibstruct_hdr_imm_dt),
+		.ncm = 1,
+		.first_field = 52,
+		.nfields = 1,
+		.record = 0,
+	},
+	[13] = {
+		.name_off = 15661, /* HdrIETH */
+		.c_name_off = 15669, /* hdr_ieth */
+		.text_off = 15678,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 4,
+		.host_size = sizeof(struct ibstruct_hdr_ieth),
+		.ncm = 1,
+		.first_field = 53,
+		.nfields = 1,
+		.record = 0,
+	},
+	[14] = {
+		.name_off = 3677, /* MADHeader */
+		.c_name_off = 15715, /* mad_header */
+		.text_off = 15726,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 24,
+		.host_size = sizeof(struct ibstruct_mad_header),
+		.ncm = 10,
+		.first_field = 54,
+		.nfields = 10,
+		.record = 0,
+	},
+	[15] = {
+		.name_off = 15742, /* MADHeaderSplit */
+		.c_name_off = 15757, /* mad_header_split */
+		.text_off = 15774,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 24,
+		.host_size = sizeof(struct ibstruct_mad_header_split),
+		.ncm = 11,
+		.first_field = 64,
+		.nfields = 11,
+		.record = 0,
+	},
+	[16] = {
+		.name_off = 15815, /* MADHeaderDirected */
+		.c_name_off = 15833, /* mad_header_directed */
+		.text_off = 15853,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 24,
+		.host_size = sizeof(struct ibstruct_mad_header_directed),
+		.ncm = 12,
+		.first_field = 75,
+		.nfields = 12,
+		.record = 0,
+	},
+	[17] = {
+		.name_off = 15878, /* GIDParts */
+		.c_name_off = 15887, /* gid_parts */
+		.text_off = 15897,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 16,
+		.host_size = sizeof(struct ibstruct_gid_parts),
+		.ncm = 2,
+		.first_field = 87,
+		.nfields = 2,
+		.record = 0,
+	},
+	[18] = {
+		.name_off = 15935, /* MADClassPortInfo */
+		.c_name_off = 15952, /* mad_class_port_info */
+		.text_off = 15972,
+		.methods = 0x00000000u,
+		.attr_id = 1,
+		.mgmt_class = -1,
+		.size = 72,
+		.host_size = sizeof(struct ibstruct_mad_class_port_info),
+		.ncm = 23,
+		.first_field = 89,
+		.nfields = 23,
+		.record = 0,
+	},
+	[19] = {
+		.name_off = 15988, /* MADNotice */
+		.c_name_off = 15998, /* mad_notice */
+		.text_off = 16009,
+		.methods = 0x000000e6u,
+		.attr_id = 2,
+		.mgmt_class = -1,
+		.size = 80,
+		.host_size = sizeof(struct ibstruct_mad_notice),
+		.ncm = 9,
+		.first_field = 112,
+		.nfields = 9,
+		.record = 0,
+	},
+	[20] = {
+		.name_off = 16016, /* MADInformInfo */
+		.c_name_off = 16030, /* mad_inform_info */
+		.text_off = 16046,
+		.methods = 0x00000004u,
+		.attr_id = 3,
+		.mgmt_class = -1,
+		.size = 36,
+		.host_size = sizeof(struct ibstruct_mad_inform_info),
+		.ncm = 13,
+		.first_field = 121,
+		.nfields = 13,
+		.record = 0,
+	},
+	[21] = {
+		.name_off = 3819, /* RMPPHeader */
+		.c_name_off = 16057, /* rmpp_header */
+		.text_off = 16069,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 36,
+		.host_size = sizeof(struct ibstruct_rmpp_header),
+		.ncm = 17,
+		.first_field = 134,
+		.nfields = 8,
+		.record = 0,
+	},
+	[22] = {
+		.name_off = 16088, /* RMPPShortHeader */
+		.c_name_off = 16104, /* rmpp_short_header */
+		.text_off = 16122,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 28,
+		.host_size = sizeof(struct ibstruct_rmpp_short_header),
+		.ncm = 15,
+		.first_field = 142,
+		.nfields = 6,
+		.record = 0,
+	},
+	[23] = {
+		.name_off = 16163, /* RMPPData */
+		.c_name_off = 16172, /* rmpp_data */
+		.text_off = 16182,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 256,
+		.host_size = sizeof(struct ibstruct_rmpp_data),
+		.ncm = 18,
+		.first_field = 148,
+		.nfields = 4,
+		.record = 0,
+	},
+	[24] = {
+		.name_off = 16199, /* RMPPAck */
+		.c_name_off = 16207, /* rmpp_ack */
+		.text_off = 16216,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 256,
+		.host_size = sizeof(struct ibstruct_rmpp_ack),
+		.ncm = 18,
+		.first_field = 152,
+		.nfields = 4,
+		.record = 0,
+	},
+	[25] = {
+		.name_off = 16232, /* RMPPAbort */
+		.c_name_off = 16242, /* rmpp_abort */
+		.text_off = 16253,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 256,
+		.host_size = sizeof(struct ibstruct_rmpp_abort),
+		.ncm = 18,
+		.first_field = 156,
+		.nfields = 4,
+		.record = 0,
+	},
+	[26] = {
+		.name_off = 16271, /* RMPPStop */
+		.c_name_off = 16280, /* rmpp_stop */
+		.text_off = 16290,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 256,
+		.host_size = sizeof(struct ibstruct_rmpp_stop),
+		.ncm = 18,
+		.first_field = 160,
+		.nfields = 4,
+		.record = 0,
+	},
+	[27] = {
+		.name_off = 16307, /* SMPFormat */
+		.c_name_off = 16317, /* smp_format */
+		.text_off = 16328,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = 1,
+		.size = 256,
+		.host_size = sizeof(struct ibstruct_smp_format),
+		.ncm = 15,
+		.first_field = 164,
+		.nfields = 15,
+		.record = 0,
+	},
+	[28] = {
+		.name_off = 16351, /* SMPFormatDirected */
+		.c_name_off = 16369, /* smp_format_directed */
+		.text_off = 16389,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = 129,
+		.size = 256,
+		.host_size = sizeof(struct ibstruct_smp_format_directed),
+		.ncm = 20,
+		.first_field = 179,
+		.nfields = 20,
+		.record = 0,
+	},
+	[29] = {
+		.name_off = 16416, /* SMPNoticeTrap */
+		.c_name_off = 16430, /* smp_notice */
+		.text_off = 16441,
+		.methods = 0x000000a6u,
+		.attr_id = 2,
+		.mgmt_class = 1,
+		.size = 64,
+		.host_size = sizeof(struct ibstruct_smp_notice),
+		.ncm = 8,
+		.first_field = 199,
+		.nfields = 8,
+		.record = 0,
+	},
+	[30] = {
+		.name_off = 16465, /* SMPNoticeTrap64DataDetails */
+		.c_name_off = 16492, /* smp_notice_trap64_data_details */
+		.text_off = 16523,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 54,
+		.host_size = sizeof(struct ibstruct_smp_notice_trap64_data_details),
+		.ncm = 4,
+		.first_field = 207,
+		.nfields = 4,
+		.record = 0,
+	},
+	[31] = {
+		.name_off = 16570, /* SMPNoticeTrap128DataDetails */
+		.c_name_off = 16598, /* smp_notice_trap128_data_details */
+		.text_off = 16630,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 54,
+		.host_size = sizeof(struct ibstruct_smp_notice_trap128_data_details),
+		.ncm = 2,
+		.first_field = 211,
+		.nfields = 2,
+		.record = 0,
+	},
+	[32] = {
+		.name_off = 16662, /* SMPNoticeTrap129DataDetails */
+		.c_name_off = 16690, /* smp_notice_trap129_data_details */
+		.text_off = 16722,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 54,
+		.host_size = sizeof(struct ibstruct_smp_notice_trap129_data_details),
+		.ncm = 5,
+		.first_field = 213,
+		.nfields = 5,
+		.record = 0,
+	},
+	[33] = {
+		.name_off = 16768, /* SMPNoticeTrap144DataDetails */
+		.c_name_off = 16796, /* smp_notice_trap144_data_details */
+		.text_off = 16828,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 54,
+		.host_size = sizeof(struct ibstruct_smp_notice_trap144_data_details),
+		.ncm = 15,
+		.first_field = 218,
+		.nfields = 15,
+		.record = 0,
+	},
+	[34] = {
+		.name_off = 16860, /* SMPNoticeTrap145DataDetails */
+		.c_name_off = 16888, /* smp_notice_trap145_data_details */
+		.text_off = 16920,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 54,
+		.host_size = sizeof(struct ibstruct_smp_notice_trap145_data_details),
+		.ncm = 5,
+		.first_field = 233,
+		.nfields = 5,
+		.record = 0,
+	},
+	[35] = {
+		.name_off = 16952, /* SMPNoticeTrap256DataDetails */
+		.c_name_off = 16980, /* smp_notice_trap256_data_details */
+		.text_off = 17012,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 54,
+		.host_size = sizeof(struct ibstruct_smp_notice_trap256_data_details),
+		.ncm = 42,
+		.first_field = 238,
+		.nfields = 13,
+		.record = 0,
+	},
+	[36] = {
+		.name_off = 17044, /* SMPNoticeTrap257DataDetails */
+		.c_name_off = 17072, /* smp_notice_trap257_data_details */
+		.text_off = 17104,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 54,
+		.host_size = sizeof(struct ibstruct_smp_notice_trap257_data_details),
+		.ncm = 12,
+		.first_field = 251,
+		.nfields = 12,
+		.record = 0,
+	},
+	[37] = {
+		.name_off = 17145, /* SMPNoticeTrap259DataDetails */
+		.c_name_off = 17173, /* smp_notice_trap259_data_details */
+		.text_off = 17205,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 54,
+		.host_size = sizeof(struct ibstruct_smp_notice_trap259_data_details),
+		.ncm = 14,
+		.first_field = 263,
+		.nfields = 14,
+		.record = 0,
+	},
+	[38] = {
+		.name_off = 17237, /* SMPNodeDescription */
+		.c_name_off = 17256, /* smp_node_description */
+		.text_off = 17277,
+		.methods = 0x00000002u,
+		.attr_id = 16,
+		.mgmt_class = 1,
+		.size = 64,
+		.host_size = sizeof(struct ibstruct_smp_node_description),
+		.ncm = 1,
+		.first_field = 277,
+		.nfields = 1,
+		.record = 0,
+	},
+	[39] = {
+		.name_off = 17301, /* SMPNodeInfo */
+		.c_name_off = 17313, /* smp_node_info */
+		.text_off = 17327,
+		.methods = 0x00000002u,
+		.attr_id = 17,
+		.mgmt_class = 1,
+		.size = 40,
+		.host_size = sizeof(struct ibstruct_smp_node_info),
+		.ncm = 12,
+		.first_field = 278,
+		.nfields = 12,
+		.record = 0,
+	},
+	[40] = {
+		.name_off = 17344, /* SMPSwitchInfo */
+		.c_name_off = 17358, /* smp_switch_info */
+		.text_off = 17374,
+		.methods = 0x00000006u,
+		.attr_id = 18,
+		.mgmt_class = 1,
+		.size = 20,
+		.host_size = sizeof(struct ibstruct_smp_switch_info),
+		.ncm = 20,
+		.first_field = 290,
+		.nfields = 20,
+		.record = 0,
+	},
+	[41] = {
+		.name_off = 17393, /* SMPGUIDInfo */
+		.c_name_off = 17405, /* smp_guid_info */
+		.text_off = 17419,
+		.methods = 0x00000006u,
+		.attr_id = 20,
+		.mgmt_class = 1,
+		.size = 64,
+		.host_size = sizeof(struct ibstruct_smp_guid_info),
+		.ncm = 8,
+		.first_field = 310,
+		.nfields = 1,
+		.record = 0,
+	},
+	[42] = {
+		.name_off = 17449, /* SMPPortInfo */
+		.c_name_off = 17461, /* smp_port_info */
+		.text_off = 17475,
+		.methods = 0x00000006u,
+		.attr_id = 21,
+		.mgmt_class = 1,
+		.size = 64,
+		.host_size = sizeof(struct ibstruct_smp_port_info),
+		.ncm = 58,
+		.first_field = 311,
+		.nfields = 58,
+		.record = 0,
+	},
+	[43] = {
+		.name_off = 17492, /* SMPPKeyTable */
+		.c_name_off = 17505, /* smp_pkey_table */
+		.text_off = 17520,
+		.methods = 0x00000006u,
+		.attr_id = 22,
+		.mgmt_class = 1,
+		.size = 64,
+		.host_size = sizeof(struct ibstruct_smp_pkey_table),
+		.ncm = 32,
+		.first_field = 369,
+		.nfields = 1,
+		.record = 0,
+	},
+	[44] = {
+		.name_off = 17559, /* SMPSLToVLMappingTable */
+		.c_name_off = 17581, /* smp_sl2vl_mapping_table */
+		.text_off = 17605,
+		.methods = 0x00000006u,
+		.attr_id = 23,
+		.mgmt_class = 1,
+		.size = 8,
+		.host_size = sizeof(struct ibstruct_smp_sl2vl_mapping_table),
+		.ncm = 1,
+		.first_field = 370,
+		.nfields = 1,
+		.record = 0,
+	},
+	[45] = {
+		.name_off = 17628, /* SMPVLArbitrationTable */
+		.c_name_off = 17650, /* smp_vlarb_table */
+		.text_off = 17666,
+		.methods = 0x00000006u,
+		.attr_id = 24,
+		.mgmt_class = 1,
+		.size = 64,
+		.host_size = sizeof(struct ibstruct_smp_vlarb_table),
+		.ncm = 1,
+		.first_field = 371,
+		.nfields = 1,
+		.record = 0,
+	},
+	[46] = {
+		.name_off = 17713, /* SMPLinearForwardingTable */
+		.c_name_off = 17738, /* smp_linear_forwarding_table */
+		.text_off = 17766,
+		.methods = 0x00000006u,
+		.attr_id = 25,
+		.mgmt_class = 1,
+		.size = 64,
+		.host_size = sizeof(struct ibstruct_smp_linear_forwarding_table),
+		.ncm = 1,
+		.first_field = 372,
+		.nfields = 1,
+		.record = 0,
+	},
+	[47] = {
+		.name_off = 17812, /* SMPLIDPortBlock */
+		.c_name_off = 17828, /* smp_lid_port_block */
+		.text_off = 17847,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 4,
+		.host_size = sizeof(struct ibstruct_smp_lid_port_block),
+		.ncm = 5,
+		.first_field = 373,
+		.nfields = 5,
+		.record = 0,
+	},
+	[48] = {
+		.name_off = 17901, /* SMPRandomForwardingTable */
+		.c_name_off = 17926, /* smp_random_forwarding_table */
+		.text_off = 17954,
+		.methods = 0x00000006u,
+		.attr_id = 26,
+		.mgmt_class = 1,
+		.size = 64,
+		.host_size = sizeof(struct ibstruct_smp_random_forwarding_table),
+		.ncm = 80,
+		.first_field = 378,
+		.nfields = 1,
+		.record = 0,
+	},
+	[49] = {
+		.name_off = 18011, /* SMPMulticastForwardingTable */
+		.c_name_off = 18039, /* smp_multicast_forwarding_table */
+		.text_off = 18070,
+		.methods = 0x00000006u,
+		.attr_id = 27,
+		.mgmt_class = 1,
+		.size = 64,
+		.host_size = sizeof(struct ibstruct_smp_multicast_forwarding_table),
+		.ncm = 1,
+		.first_field = 379,
+		.nfields = 1,
+		.record = 0,
+	},
+	[50] = {
+		.name_off = 18113, /* SMPSMInfo */
+		.c_name_off = 18123, /* smp_sm_info */
+		.text_off = 18135,
+		.methods = 0x00000006u,
+		.attr_id = 32,
+		.mgmt_class = 1,
+		.size = 24,
+		.host_size = sizeof(struct ibstruct_smp_sm_info),
+		.ncm = 6,
+		.first_field = 380,
+		.nfields = 6,
+		.record = 0,
+	},
+	[51] = {
+		.name_off = 18162, /* SMPVendorDiag */
+		.c_name_off = 18176, /* smp_vendor_diag */
+		.text_off = 18192,
+		.methods = 0x00000002u,
+		.attr_id = 48,
+		.mgmt_class = 1,
+		.size = 64,
+		.host_size = sizeof(struct ibstruct_smp_vendor_diag),
+		.ncm = 2,
+		.first_field = 386,
+		.nfields = 2,
+		.record = 0,
+	},
+	[52] = {
+		.name_off = 18219, /* SMPLedInfo */
+		.c_name_off = 18230, /* smp_led_info */
+		.text_off = 18243,
+		.methods = 0x00000006u,
+		.attr_id = 49,
+		.mgmt_class = 1,
+		.size = 4,
+		.host_size = sizeof(struct ibstruct_smp_led_info),
+		.ncm = 2,
+		.first_field = 388,
+		.nfields = 2,
+		.record = 0,
+	},
+	[53] = {
+		.name_off = 18259, /* SMPPortInfoExtended */
+		.c_name_off = 18279, /* smp_port_info_extended */
+		.text_off = 18302,
+		.methods = 0x00000006u,
+		.attr_id = 51,
+		.mgmt_class = 1,
+		.size = 64,
+		.host_size = sizeof(struct ibstruct_smp_port_info_extended),
+		.ncm = 12,
+		.first_field = 390,
+		.nfields = 12,
+		.record = 0,
+	},
+	[54] = {
+		.name_off = 18341, /* MlnxExtPortInfo */
+		.c_name_off = 18357, /* mlnx_ext_port_info */
+		.text_off = 18376,
+		.methods = 0x00000006u,
+		.attr_id = 65424,
+		.mgmt_class = 1,
+		.size = 64,
+		.host_size = sizeof(struct ibstruct_mlnx_ext_port_info),
+		.ncm = 9,
+		.first_field = 402,
+		.nfields = 9,
+		.record = 0,
+	},
+	[55] = {
+		.name_off = 7399, /* SAHeader */
+		.c_name_off = 18427, /* sa_header */
+		.text_off = 18437,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = 3,
+		.size = 56,
+		.host_size = sizeof(struct ibstruct_sa_header),
+		.ncm = 21,
+		.first_field = 411,
+		.nfields = 5,
+		.record = 0,
+	},
+	[56] = {
+		.name_off = 18484, /* SAFormat */
+		.c_name_off = 18493, /* sa_format */
+		.text_off = 18503,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = 3,
+		.size = 256,
+		.host_size = sizeof(struct ibstruct_sa_format),
+		.ncm = 22,
+		.first_field = 416,
+		.nfields = 2,
+		.record = 0,
+	},
+	[57] = {
+		.name_off = 18510, /* SANodeRecord */
+		.c_name_off = 18523, /* sa_node_record */
+		.text_off = 18538,
+		.methods = 0x00040002u,
+		.attr_id = 17,
+		.mgmt_class = 3,
+		.size = 108,
+		.host_size = sizeof(struct ibstruct_sa_node_record),
+		.ncm = 15,
+		.first_field = 418,
+		.nfields = 4,
+		.record = 1,
+	},
+	[58] = {
+		.name_off = 18561, /* SAPortInfoRecord */
+		.c_name_off = 18578, /* sa_port_info_record */
+		.text_off = 18598,
+		.methods = 0x00040002u,
+		.attr_id = 18,
+		.mgmt_class = 3,
+		.size = 68,
+		.host_size = sizeof(struct ibstruct_sa_port_info_record),
+		.ncm = 61,
+		.first_field = 422,
+		.nfields = 4,
+		.record = 1,
+	},
+	[59] = {
+		.name_off = 18621, /* SASLToVLMappingTableRecord */
+		.c_name_off = 18648, /* sa_sl2vl_mapping_table_record */
+		.text_off = 18678,
+		.methods = 0x00040002u,
+		.attr_id = 19,
+		.mgmt_class = 3,
+		.size = 16,
+		.host_size = sizeof(struct ibstruct_sa_sl2vl_mapping_table_record),
+		.ncm = 5,
+		.first_field = 426,
+		.nfields = 5,
+		.record = 1,
+	},
+	[60] = {
+		.name_off = 18717, /* SASwitchInfoRecord */
+		.c_name_off = 18736, /* sa_switch_info_record */
+		.text_off = 18758,
+		.methods = 0x00040002u,
+		.attr_id = 20,
+		.mgmt_class = 3,
+		.size = 24,
+		.host_size = sizeof(struct ibstruct_sa_switch_info_record),
+		.ncm = 22,
+		.first_field = 431,
+		.nfields = 3,
+		.record = 1,
+	},
+	[61] = {
+		.name_off = 18783, /* SALinearForwardingTableRecord */
+		.c_name_off = 18813, /* sa_linear_forwarding_table_record */
+		.text_off = 18847,
+		.methods = 0x00040002u,
+		.attr_id = 21,
+		.mgmt_class = 3,
+		.size = 72,
+		.host_size = sizeof(struct ibstruct_sa_linear_forwarding_table_record),
+		.ncm = 4,
+		.first_field = 434,
+		.nfields = 4,
+		.record = 1,
+	},
+	[62] = {
+		.name_off = 18889, /* SARandomForwardingTableRecord */
+		.c_name_off = 18919, /* sa_random_forwarding_table_record */
+		.text_off = 18953,
+		.methods = 0x00040002u,
+		.attr_id = 22,
+		.mgmt_class = 3,
+		.size = 72,
+		.host_size = sizeof(struct ibstruct_sa_random_forwarding_table_record),
+		.ncm = 83,
+		.first_field = 438,
+		.nfields = 4,
+		.record = 1,
+	},
+	[63] = {
+		.name_off = 18995, /* SAMulticastForwardingTableRecord */
+		.c_name_off = 19028, /* sa_multicast_forwarding_table_record */
+		.text_off = 19065,
+		.methods = 0x00040002u,
+		.attr_id = 23,
+		.mgmt_class = 3,
+		.size = 72,
+		.host_size = sizeof(struct ibstruct_sa_multicast_forwarding_table_record),
+		.ncm = 6,
+		.first_field = 442,
+		.nfields = 6,
+		.record = 1,
+	},
+	[64] = {
+		.name_off = 19110, /* SAVLArbitrationTableRecord */
+		.c_name_off = 19137, /* sa_vlarb_table_record */
+		.text_off = 19159,
+		.methods = 0x00040002u,
+		.attr_id = 54,
+		.mgmt_class = 3,
+		.size = 72,
+		.host_size = sizeof(struct ibstruct_sa_vlarb_table_record),
+		.ncm = 5,
+		.first_field = 448,
+		.nfields = 5,
+		.record = 1,
+	},
+	[65] = {
+		.name_off = 19198, /* SASMInfoRecord */
+		.c_name_off = 19213, /* sa_sm_info_record */
+		.text_off = 19231,
+		.methods = 0x00040002u,
+		.attr_id = 24,
+		.mgmt_class = 3,
+		.size = 28,
+		.host_size = sizeof(struct ibstruct_sa_sm_info_record),
+		.ncm = 8,
+		.first_field = 453,
+		.nfields = 3,
+		.record = 1,
+	},
+	[66] = {
+		.name_off = 19252, /* SAPKeyTableRecord */
+		.c_name_off = 19270, /* sa_pkey_table_record */
+		.text_off = 19291,
+		.methods = 0x00040002u,
+		.attr_id = 51,
+		.mgmt_class = 3,
+		.size = 72,
+		.host_size = sizeof(struct ibstruct_sa_pkey_table_record),
+		.ncm = 36,
+		.first_field = 456,
+		.nfields = 5,
+		.record = 1,
+	},
+	[67] = {
+		.name_off = 19317, /* SAInformInfoRecord */
+		.c_name_off = 19336, /* sa_inform_info_record */
+		.text_off = 19358,
+		.methods = 0x00040002u,
+		.attr_id = 243,
+		.mgmt_class = 3,
+		.size = 80,
+		.host_size = sizeof(struct ibstruct_sa_inform_info_record),
+		.ncm = 17,
+		.first_field = 461,
+		.nfields = 6,
+		.record = 1,
+	},
+	[68] = {
+		.name_off = 19383, /* SALinkRecord */
+		.c_name_off = 19396, /* sa_link_record */
+		.text_off = 19411,
+		.methods = 0x00040002u,
+		.attr_id = 32,
+		.mgmt_class = 3,
+		.size = 8,
+		.host_size = sizeof(struct ibstruct_sa_link_record),
+		.ncm = 5,
+		.first_field = 467,
+		.nfields = 5,
+		.record = 1,
+	},
+	[69] = {
+		.name_off = 19442, /* SAGUIDInfoRecord */
+		.c_name_off = 19459, /* sa_guid_info_record */
+		.text_off = 19479,
+		.methods = 0x00240006u,
+		.attr_id = 48,
+		.mgmt_class = 3,
+		.size = 72,
+		.host_size = sizeof(struct ibstruct_sa_guid_info_record),
+		.ncm = 12,
+		.first_field = 472,
+		.nfields = 5,
+		.record = 1,
+	},
+	[70] = {
+		.name_off = 19507, /* SAServiceRecord */
+		.c_name_off = 19523, /* sa_service_record */
+		.text_off = 19541,
+		.methods = 0x00240006u,
+		.attr_id = 49,
+		.mgmt_class = 3,
+		.size = 176,
+		.host_size = sizeof(struct ibstruct_sa_service_record),
+		.ncm = 37,
+		.first_field = 477,
+		.nfields = 11,
+		.record = 1,
+	},
+	[71] = {
+		.name_off = 19576, /* SAServiceRecordData */
+		.c_name_off = 19596, /* sa_service_record_data */
+		.text_off = 19619,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 64,
+		.host_size = sizeof(struct ibstruct_sa_service_record_data),
+		.ncm = 1,
+		.first_field = 488,
+		.nfields = 1,
+		.record = 0,
+	},
+	[72] = {
+		.name_off = 19658, /* ATSServiceData */
+		.c_name_off = 19673, /* ats_service_data */
+		.text_off = 19690,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 64,
+		.host_size = sizeof(struct ibstruct_ats_service_data),
+		.ncm = 6,
+		.first_field = 489,
+		.nfields = 6,
+		.record = 0,
+	},
+	[73] = {
+		.name_off = 19726, /* SAPathRecord */
+		.c_name_off = 19739, /* sa_path_record */
+		.text_off = 19754,
+		.methods = 0x00040002u,
+		.attr_id = 53,
+		.mgmt_class = 3,
+		.size = 64,
+		.host_size = sizeof(struct ibstruct_sa_path_record),
+		.ncm = 26,
+		.first_field = 495,
+		.nfields = 26,
+		.record = 1,
+	},
+	[74] = {
+		.name_off = 19794, /* SAMCMemberRecord */
+		.c_name_off = 19811, /* sa_mcmember_record */
+		.text_off = 19830,
+		.methods = 0x00240006u,
+		.attr_id = 56,
+		.mgmt_class = 3,
+		.size = 52,
+		.host_size = sizeof(struct ibstruct_sa_mcmember_record),
+		.ncm = 19,
+		.first_field = 521,
+		.nfields = 19,
+		.record = 1,
+	},
+	[75] = {
+		.name_off = 19857, /* SATraceRecord */
+		.c_name_off = 19871, /* sa_trace_record */
+		.text_off = 19887,
+		.methods = 0x00080000u,
+		.attr_id = 57,
+		.mgmt_class = 3,
+		.size = 48,
+		.host_size = sizeof(struct ibstruct_sa_trace_record),
+		.ncm = 11,
+		.first_field = 540,
+		.nfields = 11,
+		.record = 1,
+	},
+	[76] = {
+		.name_off = 19910, /* SAMultiPathRecord */
+		.c_name_off = 19928, /* sa_multi_path_record */
+		.text_off = 19949,
+		.methods = 0x00100000u,
+		.attr_id = 58,
+		.mgmt_class = 3,
+		.size = 40,
+		.host_size = sizeof(struct ibstruct_sa_multi_path_record),
+		.ncm = 24,
+		.first_field = 551,
+		.nfields = 24,
+		.record = 1,
+	},
+	[77] = {
+		.name_off = 19976, /* SAServiceAssociationRecord */
+		.c_name_off = 20003, /* sa_service_association_record */
+		.text_off = 20033,
+		.methods = 0x00040002u,
+		.attr_id = 59,
+		.mgmt_class = 3,
+		.size = 80,
+		.host_size = sizeof(struct ibstruct_sa_service_association_record),
+		.ncm = 2,
+		.first_field = 575,
+		.nfields = 2,
+		.record = 1,
+	},
+	[78] = {
+		.name_off = 20082, /* PMFormat */
+		.c_name_off = 20091, /* pm_format */
+		.text_off = 20101,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = 4,
+		.size = 256,
+		.host_size = sizeof(struct ibstruct_pm_format),
+		.ncm = 13,
+		.first_field = 577,
+		.nfields = 13,
+		.record = 0,
+	},
+	[79] = {
+		.name_off = 20135, /* PMPortSamplesCtl */
+		.c_name_off = 20152, /* pm_port_samples_ctl */
+		.text_off = 20172,
+		.methods = 0x00000006u,
+		.attr_id = 16,
+		.mgmt_class = 4,
+		.size = 192,
+		.host_size = sizeof(struct ibstruct_pm_port_samples_ctl),
+		.ncm = 36,
+		.first_field = 590,
+		.nfields = 36,
+		.record = 0,
+	},
+	[80] = {
+		.name_off = 20211, /* PMPortSamplesRes */
+		.c_name_off = 20228, /* pm_port_samples_res */
+		.text_off = 20248,
+		.methods = 0x00000002u,
+		.attr_id = 17,
+		.mgmt_class = 4,
+		.size = 64,
+		.host_size = sizeof(struct ibstruct_pm_port_samples_res),
+		.ncm = 18,
+		.first_field = 626,
+		.nfields = 4,
+		.record = 0,
+	},
+	[81] = {
+		.name_off = 20287, /* PMPortCounters */
+		.c_name_off = 20302, /* pm_port_counters */
+		.text_off = 20319,
+		.methods = 0x00000006u,
+		.attr_id = 18,
+		.mgmt_class = 4,
+		.size = 44,
+		.host_size = sizeof(struct ibstruct_pm_port_counters),
+		.ncm = 22,
+		.first_field = 630,
+		.nfields = 22,
+		.record = 0,
+	},
+	[82] = {
+		.name_off = 20361, /* PMPortRcvErrorDetails */
+		.c_name_off = 20383, /* pm_port_rcv_error_details */
+		.text_off = 20409,
+		.methods = 0x00000006u,
+		.attr_id = 21,
+		.mgmt_class = 4,
+		.size = 16,
+		.host_size = sizeof(struct ibstruct_pm_port_rcv_error_details),
+		.ncm = 9,
+		.first_field = 652,
+		.nfields = 9,
+		.record = 0,
+	},
+	[83] = {
+		.name_off = 20446, /* PMPortXmitDiscardDetails */
+		.c_name_off = 20471, /* pm_port_xmit_discard_details */
+		.text_off = 20500,
+		.methods = 0x00000006u,
+		.attr_id = 22,
+		.mgmt_class = 4,
+		.size = 12,
+		.host_size = sizeof(struct ibstruct_pm_port_xmit_discard_details),
+		.ncm = 7,
+		.first_field = 661,
+		.nfields = 7,
+		.record = 0,
+	},
+	[84] = {
+		.name_off = 20531, /* PMPortOpRcvCounters */
+		.c_name_off = 20551, /* pm_port_op_rcv_counters */
+		.text_off = 20575,
+		.methods = 0x00000006u,
+		.attr_id = 23,
+		.mgmt_class = 4,
+		.size = 12,
+		.host_size = sizeof(struct ibstruct_pm_port_op_rcv_counters),
+		.ncm = 5,
+		.first_field = 668,
+		.nfields = 5,
+		.record = 0,
+	},
+	[85] = {
+		.name_off = 20609, /* PMPortFlowCtlCounters */
+		.c_name_off = 20631, /* pm_port_flow_ctl_counters */
+		.text_off = 20657,
+		.methods = 0x00000006u,
+		.attr_id = 24,
+		.mgmt_class = 4,
+		.size = 12,
+		.host_size = sizeof(struct ibstruct_pm_port_flow_ctl_counters),
+		.ncm = 5,
+		.first_field = 673,
+		.nfields = 5,
+		.record = 0,
+	},
+	[86] = {
+		.name_off = 20684, /* PMPortVLOpPackets */
+		.c_name_off = 20702, /* pm_port_vl_op_packets */
+		.text_off = 20724,
+		.methods = 0x00000006u,
+		.attr_id = 25,
+		.mgmt_class = 4,
+		.size = 36,
+		.host_size = sizeof(struct ibstruct_pm_port_vl_op_packets),
+		.ncm = 19,
+		.first_field = 678,
+		.nfields = 4,
+		.record = 0,
+	},
+	[87] = {
+		.name_off = 20765, /* PMPortVLOpData */
+		.c_name_off = 20780, /* pm_port_vl_op_data */
+		.text_off = 20799,
+		.methods = 0x00000006u,
+		.attr_id = 26,
+		.mgmt_class = 4,
+		.size = 68,
+		.host_size = sizeof(struct ibstruct_pm_port_vl_op_data),
+		.ncm = 19,
+		.first_field = 682,
+		.nfields = 4,
+		.record = 0,
+	},
+	[88] = {
+		.name_off = 20842, /* PMPortVLXmitFlowCtlUpdateErrors */
+		.c_name_off = 20874, /* pm_port_vl_xmit_flow_ctl_update_errors */
+		.text_off = 20913,
+		.methods = 0x00000006u,
+		.attr_id = 27,
+		.mgmt_class = 4,
+		.size = 8,
+		.host_size = sizeof(struct ibstruct_pm_port_vl_xmit_flow_ctl_update_errors),
+		.ncm = 19,
+		.first_field = 686,
+		.nfields = 4,
+		.record = 0,
+	},
+	[89] = {
+		.name_off = 20952, /* PMPortVLXmitWaitCounters */
+		.c_name_off = 20977, /* pm_port_vl_xmit_wait_counters */
+		.text_off = 21007,
+		.methods = 0x00000006u,
+		.attr_id = 28,
+		.mgmt_class = 4,
+		.size = 36,
+		.host_size = sizeof(struct ibstruct_pm_port_vl_xmit_wait_counters),
+		.ncm = 19,
+		.first_field = 690,
+		.nfields = 4,
+		.record = 0,
+	},
+	[90] = {
+		.name_off = 21045, /* PMSwPortVLCongestion */
+		.c_name_off = 21066, /* pm_sw_port_vl_congestion */
+		.text_off = 21091,
+		.methods = 0x00000006u,
+		.attr_id = 48,
+		.mgmt_class = 4,
+		.size = 36,
+		.host_size = sizeof(struct ibstruct_pm_sw_port_vl_congestion),
+		.ncm = 19,
+		.first_field = 694,
+		.nfields = 4,
+		.record = 0,
+	},
+	[91] = {
+		.name_off = 21121, /* PMPortSamplesResExt */
+		.c_name_off = 21141, /* pm_port_samples_res_ext */
+		.text_off = 21165,
+		.methods = 0x00000002u,
+		.attr_id = 30,
+		.mgmt_class = 4,
+		.size = 128,
+		.host_size = sizeof(struct ibstruct_pm_port_samples_res_ext),
+		.ncm = 20,
+		.first_field = 698,
+		.nfields = 6,
+		.record = 0,
+	},
+	[92] = {
+		.name_off = 21194, /* PMPortCountersExt */
+		.c_name_off = 21212, /* pm_port_counters_ext */
+		.text_off = 21233,
+		.methods = 0x00000006u,
+		.attr_id = 29,
+		.mgmt_class = 4,
+		.size = 184,
+		.host_size = sizeof(struct ibstruct_pm_port_counters_ext),
+		.ncm = 26,
+		.first_field = 704,
+		.nfields = 26,
+		.record = 0,
+	},
+	[93] = {
+		.name_off = 21256, /* PMPortExtendedSpeedsCounters */
+		.c_name_off = 21285, /* pm_port_extended_speeds_counters */
+		.text_off = 21318,
+		.methods = 0x00000006u,
+		.attr_id = 31,
+		.mgmt_class = 4,
+		.size = 140,
+		.host_size = sizeof(struct ibstruct_pm_port_extended_speeds_counters),
+		.ncm = 42,
+		.first_field = 730,
+		.nfields = 9,
+		.record = 0,
+	},
+	[94] = {
+		.name_off = 21348, /* PMPortExtendedSpeedsCountersRSFEC */
+		.c_name_off = 21382, /* pm_port_extended_speeds_counters_rsfec */
+		.text_off = 21421,
+		.methods = 0x00000006u,
+		.attr_id = -1,
+		.mgmt_class = 4,
+		.size = 152,
+		.host_size = sizeof(struct ibstruct_pm_port_extended_speeds_counters_rsfec),
+		.ncm = 23,
+		.first_field = 739,
+		.nfields = 12,
+		.record = 0,
+	},
+	[95] = {
+		.name_off = 21466, /* PMPortRcvConCtrl */
+		.c_name_off = 21483, /* pm_port_rcv_con_ctrl */
+		.text_off = 21504,
+		.methods = 0x00000006u,
+		.attr_id = 49,
+		.mgmt_class = 4,
+		.size = 12,
+		.host_size = sizeof(struct ibstruct_pm_port_rcv_con_ctrl),
+		.ncm = 5,
+		.first_field = 751,
+		.nfields = 5,
+		.record = 0,
+	},
+	[96] = {
+		.name_off = 21545, /* PMPortSLRcvFECN */
+		.c_name_off = 21561, /* pm_port_sl_rcv_fecn */
+		.text_off = 21581,
+		.methods = 0x00000006u,
+		.attr_id = 50,
+		.mgmt_class = 4,
+		.size = 68,
+		.host_size = sizeof(struct ibstruct_pm_port_sl_rcv_fecn),
+		.ncm = 19,
+		.first_field = 756,
+		.nfields = 4,
+		.record = 0,
+	},
+	[97] = {
+		.name_off = 21622, /* PMPortSLRcvBECN */
+		.c_name_off = 21638, /* pm_port_sl_rcv_becn */
+		.text_off = 21658,
+		.methods = 0x00000006u,
+		.attr_id = 51,
+		.mgmt_class = 4,
+		.size = 68,
+		.host_size = sizeof(struct ibstruct_pm_port_sl_rcv_becn),
+		.ncm = 19,
+		.first_field = 760,
+		.nfields = 4,
+		.record = 0,
+	},
+	[98] = {
+		.name_off = 21699, /* PMPortXmitConCtrl */
+		.c_name_off = 21717, /* pm_port_xmit_con_ctrl */
+		.text_off = 21739,
+		.methods = 0x00000006u,
+		.attr_id = 52,
+		.mgmt_class = 4,
+		.size = 8,
+		.host_size = sizeof(struct ibstruct_pm_port_xmit_con_ctrl),
+		.ncm = 4,
+		.first_field = 764,
+		.nfields = 4,
+		.record = 0,
+	},
+	[99] = {
+		.name_off = 21780, /* PMPortVLXmitTimeCong */
+		.c_name_off = 21801, /* pm_port_vl_xmit_time_cong */
+		.text_off = 21827,
+		.methods = 0x00000006u,
+		.attr_id = 53,
+		.mgmt_class = 4,
+		.size = 64,
+		.host_size = sizeof(struct ibstruct_pm_port_vl_xmit_time_cong),
+		.ncm = 18,
+		.first_field = 768,
+		.nfields = 4,
+		.record = 0,
+	},
+	[100] = {
+		.name_off = 21858, /* PMPortXmitDataSL */
+		.c_name_off = 21875, /* pm_port_xmit_data_sl */
+		.text_off = 21896,
+		.methods = 0x00000006u,
+		.attr_id = 54,
+		.mgmt_class = 4,
+		.size = 68,
+		.host_size = sizeof(struct ibstruct_pm_port_xmit_data_sl),
+		.ncm = 19,
+		.first_field = 772,
+		.nfields = 4,
+		.record = 0,
+	},
+	[101] = {
+		.name_off = 21925, /* PMPortRcvDataSL */
+		.c_name_off = 21941, /* pm_port_rcv_data_sl */
+		.text_off = 21961,
+		.methods = 0x00000006u,
+		.attr_id = 55,
+		.mgmt_class = 4,
+		.size = 68,
+		.host_size = sizeof(struct ibstruct_pm_port_rcv_data_sl),
+		.ncm = 19,
+		.first_field = 776,
+		.nfields = 4,
+		.record = 0,
+	},
+	[102] = {
+		.name_off = 21987, /* DMFormat */
+		.c_name_off = 21996, /* dm_format */
+		.text_off = 22006,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = 6,
+		.size = 256,
+		.host_size = sizeof(struct ibstruct_dm_format),
+		.ncm = 12,
+		.first_field = 780,
+		.nfields = 3,
+		.record = 0,
+	},
+	[103] = {
+		.name_off = 22035, /* DMServiceEntry */
+		.c_name_off = 22050, /* dm_service_entry */
+		.text_off = 22067,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 48,
+		.host_size = sizeof(struct ibstruct_dm_service_entry),
+		.ncm = 2,
+		.first_field = 783,
+		.nfields = 2,
+		.record = 0,
+	},
+	[104] = {
+		.name_off = 22081, /* DMIOUnitInfo */
+		.c_name_off = 22094, /* dm_io_unit_info */
+		.text_off = 22110,
+		.methods = 0x00000002u,
+		.attr_id = 16,
+		.mgmt_class = 6,
+		.size = 132,
+		.host_size = sizeof(struct ibstruct_dm_io_unit_info),
+		.ncm = 6,
+		.first_field = 785,
+		.nfields = 6,
+		.record = 0,
+	},
+	[105] = {
+		.name_off = 22152, /* DMIOControllerProfile */
+		.c_name_off = 22174, /* dm_io_controller_profile */
+		.text_off = 22199,
+		.methods = 0x00000002u,
+		.attr_id = 17,
+		.mgmt_class = 6,
+		.size = 128,
+		.host_size = sizeof(struct ibstruct_dm_io_controller_profile),
+		.ncm = 26,
+		.first_field = 791,
+		.nfields = 26,
+		.record = 0,
+	},
+	[106] = {
+		.name_off = 22234, /* DMServiceEntries */
+		.c_name_off = 22251, /* dm_service_entries */
+		.text_off = 22270,
+		.methods = 0x00000002u,
+		.attr_id = 18,
+		.mgmt_class = 6,
+		.size = 192,
+		.host_size = sizeof(struct ibstruct_dm_service_entries),
+		.ncm = 8,
+		.first_field = 817,
+		.nfields = 1,
+		.record = 0,
+	},
+	[107] = {
+		.name_off = 22330, /* DMDiagnosticTimeout */
+		.c_name_off = 22350, /* dm_diagnostic_timeout */
+		.text_off = 22372,
+		.methods = 0x00000002u,
+		.attr_id = 32,
+		.mgmt_class = 6,
+		.size = 4,
+		.host_size = sizeof(struct ibstruct_dm_diagnostic_timeout),
+		.ncm = 1,
+		.first_field = 818,
+		.nfields = 1,
+		.record = 0,
+	},
+	[108] = {
+		.name_off = 22429, /* DMPrepareToTest */
+		.c_name_off = 22445, /* dm_prepare_to_test */
+		.text_off = 22464,
+		.methods = 0x00000006u,
+		.attr_id = 33,
+		.mgmt_class = 6,
+		.size = 0,
+		.host_size = sizeof(struct ibstruct_dm_prepare_to_test),
+		.ncm = 0,
+		.first_field = 819,
+		.nfields = 0,
+		.record = 0,
+	},
+	[109] = {
+		.name_off = 22488, /* DMTestDeviceOnce */
+		.c_name_off = 22505, /* dm_test_device_once */
+		.text_off = 22525,
+		.methods = 0x00000004u,
+		.attr_id = 34,
+		.mgmt_class = 6,
+		.size = 0,
+		.host_size = sizeof(struct ibstruct_dm_test_device_once),
+		.ncm = 0,
+		.first_field = 819,
+		.nfields = 0,
+		.record = 0,
+	},
+	[110] = {
+		.name_off = 22542, /* DMTestDeviceLoop */
+		.c_name_off = 22559, /* dm_test_device_loop */
+		.text_off = 22579,
+		.methods = 0x00000004u,
+		.attr_id = 35,
+		.mgmt_class = 6,
+		.size = 0,
+		.host_size = sizeof(struct ibstruct_dm_test_device_loop),
+		.ncm = 0,
+		.first_field = 819,
+		.nfields = 0,
+		.record = 0,
+	},
+	[111] = {
+		.name_off = 22604, /* DMDiagCode */
+		.c_name_off = 22615, /* dm_diag_code */
+		.text_off = 22628,
+		.methods = 0x00000002u,
+		.attr_id = 36,
+		.mgmt_class = 6,
+		.size = 4,
+		.host_size = sizeof(struct ibstruct_dm_diag_code),
+		.ncm = 2,
+		.first_field = 819,
+		.nfields = 2,
+		.record = 0,
+	},
+	[112] = {
+		.name_off = 22674, /* CMFormat */
+		.c_name_off = 22683, /* cm_format */
+		.text_off = 22693,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = 7,
+		.size = 256,
+		.host_size = sizeof(struct ibstruct_cm_format),
+		.ncm = 11,
+		.first_field = 821,
+		.nfields = 2,
+		.record = 0,
+	},
+	[113] = {
+		.name_off = 22729, /* CMPath */
+		.c_name_off = 22736, /* cm_path */
+		.text_off = 22744,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 44,
+		.host_size = sizeof(struct ibstruct_cm_path),
+		.ncm = 14,
+		.first_field = 823,
+		.nfields = 14,
+		.record = 0,
+	},
+	[114] = {
+		.name_off = 22761, /* CMREQ */
+		.c_name_off = 22767, /* cm_req */
+		.text_off = 22774,
+		.methods = 0x00000008u,
+		.attr_id = 16,
+		.mgmt_class = 7,
+		.size = 232,
+		.host_size = sizeof(struct ibstruct_cm_req),
+		.ncm = 54,
+		.first_field = 837,
+		.nfields = 28,
+		.record = 0,
+	},
+	[115] = {
+		.name_off = 22800, /* CMMRA */
+		.c_name_off = 22806, /* cm_mra */
+		.text_off = 22813,
+		.methods = 0x00000008u,
+		.attr_id = 17,
+		.mgmt_class = 7,
+		.size = 232,
+		.host_size = sizeof(struct ibstruct_cm_mra),
+		.ncm = 7,
+		.first_field = 865,
+		.nfields = 7,
+		.record = 0,
+	},
+	[116] = {
+		.name_off = 22845, /* CMREJ */
+		.c_name_off = 22851, /* cm_rej */
+		.text_off = 22858,
+		.methods = 0x00000008u,
+		.attr_id = 18,
+		.mgmt_class = 7,
+		.size = 232,
+		.host_size = sizeof(struct ibstruct_cm_rej),
+		.ncm = 9,
+		.first_field = 872,
+		.nfields = 9,
+		.record = 0,
+	},
+	[117] = {
+		.name_off = 22865, /* CMREP */
+		.c_name_off = 22871, /* cm_rep */
+		.text_off = 22878,
+		.methods = 0x00000008u,
+		.attr_id = 19,
+		.mgmt_class = 7,
+		.size = 232,
+		.host_size = sizeof(struct ibstruct_cm_rep),
+		.ncm = 19,
+		.first_field = 881,
+		.nfields = 19,
+		.record = 0,
+	},
+	[118] = {
+		.name_off = 22913, /* CMRTU */
+		.c_name_off = 22919, /* cm_rtu */
+		.text_off = 22926,
+		.methods = 0x00000008u,
+		.attr_id = 20,
+		.mgmt_class = 7,
+		.size = 232,
+		.host_size = sizeof(struct ibstruct_cm_rtu),
+		.ncm = 3,
+		.first_field = 900,
+		.nfields = 3,
+		.record = 0,
+	},
+	[119] = {
+		.name_off = 22939, /* CMDREQ */
+		.c_name_off = 22946, /* cm_dreq */
+		.text_off = 22954,
+		.methods = 0x00000008u,
+		.attr_id = 21,
+		.mgmt_class = 7,
+		.size = 232,
+		.host_size = sizeof(struct ibstruct_cm_dreq),
+		.ncm = 5,
+		.first_field = 903,
+		.nfields = 5,
+		.record = 0,
+	},
+	[120] = {
+		.name_off = 23012, /* CMDREP */
+		.c_name_off = 23019, /* cm_drep */
+		.text_off = 23027,
+		.methods = 0x00000008u,
+		.attr_id = 22,
+		.mgmt_class = 7,
+		.size = 232,
+		.host_size = sizeof(struct ibstruct_cm_drep),
+		.ncm = 3,
+		.first_field = 908,
+		.nfields = 3,
+		.record = 0,
+	},
+	[121] = {
+		.name_off = 23070, /* CMLAP */
+		.c_name_off = 23076, /* cm_lap */
+		.text_off = 23083,
+		.methods = 0x00000008u,
+		.attr_id = 25,
+		.mgmt_class = 7,
+		.size = 232,
+		.host_size = sizeof(struct ibstruct_cm_lap),
+		.ncm = 23,
+		.first_field = 911,
+		.nfields = 23,
+		.record = 0,
+	},
+	[122] = {
+		.name_off = 23103, /* CMAPR */
+		.c_name_off = 23109, /* cm_apr */
+		.text_off = 23116,
+		.methods = 0x00000008u,
+		.attr_id = 26,
+		.mgmt_class = 7,
+		.size = 232,
+		.host_size = sizeof(struct ibstruct_cm_apr),
+		.ncm = 7,
+		.first_field = 934,
+		.nfields = 7,
+		.record = 0,
+	},
+	[123] = {
+		.name_off = 23140, /* CMSIDR_REQ */
+		.c_name_off = 23151, /* cm_sidr_req */
+		.text_off = 23163,
+		.methods = 0x00000008u,
+		.attr_id = 23,
+		.mgmt_class = 7,
+		.size = 232,
+		.host_size = sizeof(struct ibstruct_cm_sidr_req),
+		.ncm = 5,
+		.first_field = 941,
+		.nfields = 5,
+		.record = 0,
+	},
+	[124] = {
+		.name_off = 23193, /* CMSIDR_REP */
+		.c_name_off = 23204, /* cm_sidr_rep */
+		.text_off = 23216,
+		.methods = 0x00000008u,
+		.attr_id = 24,
+		.mgmt_class = 7,
+		.size = 232,
+		.host_size = sizeof(struct ibstruct_cm_sidr_rep),
+		.ncm = 32,
+		.first_field = 946,
+		.nfields = 10,
+		.record = 0,
+	},
+	[125] = {
+		.name_off = 23247, /* SNMPFormat */
+		.c_name_off = 23258, /* snmp_format */
+		.text_off = 23270,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = 8,
+		.size = 256,
+		.host_size = sizeof(struct ibstruct_snmp_format),
+		.ncm = 16,
+		.first_field = 956,
+		.nfields = 7,
+		.record = 0,
+	},
+	[126] = {
+		.name_off = 23296, /* SNMPCommunityInfo */
+		.c_name_off = 23314, /* snmp_community_info */
+		.text_off = 23334,
+		.methods = 0x00000008u,
+		.attr_id = 16,
+		.mgmt_class = 8,
+		.size = 64,
+		.host_size = sizeof(struct ibstruct_snmp_community_info),
+		.ncm = 1,
+		.first_field = 963,
+		.nfields = 1,
+		.record = 0,
+	},
+	[127] = {
+		.name_off = 23360, /* SNMPPDUInfo */
+		.c_name_off = 23372, /* snmp_pdu_info */
+		.text_off = 23386,
+		.methods = 0x00000008u,
+		.attr_id = 17,
+		.mgmt_class = 8,
+		.size = 192,
+		.host_size = sizeof(struct ibstruct_snmp_pdu_info),
+		.ncm = 1,
+		.first_field = 964,
+		.nfields = 1,
+		.record = 0,
+	},
+	[128] = {
+		.name_off = 23399, /* CCFormat */
+		.c_name_off = 23408, /* cc_format */
+		.text_off = 23418,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = 33,
+		.size = 256,
+		.host_size = sizeof(struct ibstruct_cc_format),
+		.ncm = 13,
+		.first_field = 965,
+		.nfields = 4,
+		.record = 0,
+	},
+	[129] = {
+		.name_off = 23448, /* CCLogFormat */
+		.c_name_off = 23460, /* cc_log_format */
+		.text_off = 23474,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = 33,
+		.size = 256,
+		.host_size = sizeof(struct ibstruct_cc_log_format),
+		.ncm = 12,
+		.first_field = 969,
+		.nfields = 3,
+		.record = 0,
+	},
+	[130] = {
+		.name_off = 23520, /* CCCongestionInfo */
+		.c_name_off = 23537, /* cc_congestion_info */
+		.text_off = 23556,
+		.methods = 0x00000002u,
+		.attr_id = 17,
+		.mgmt_class = 33,
+		.size = 4,
+		.host_size = sizeof(struct ibstruct_cc_congestion_info),
+		.ncm = 3,
+		.first_field = 972,
+		.nfields = 3,
+		.record = 0,
+	},
+	[131] = {
+		.name_off = 23588, /* CCCongestionKeyInfo */
+		.c_name_off = 23608, /* cc_congestion_key_info */
+		.text_off = 23631,
+		.methods = 0x00000006u,
+		.attr_id = 18,
+		.mgmt_class = 33,
+		.size = 16,
+		.host_size = sizeof(struct ibstruct_cc_congestion_key_info),
+		.ncm = 6,
+		.first_field = 975,
+		.nfields = 6,
+		.record = 0,
+	},
+	[132] = {
+		.name_off = 23666, /* CCCongestionLogEntrySwitch */
+		.c_name_off = 23693, /* cc_congestion_log_entry_switch */
+		.text_off = 23724,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 12,
+		.host_size = sizeof(struct ibstruct_cc_congestion_log_entry_switch),
+		.ncm = 5,
+		.first_field = 981,
+		.nfields = 5,
+		.record = 0,
+	},
+	[133] = {
+		.name_off = 23752, /* CCCongestionLogEntryCA */
+		.c_name_off = 23775, /* cc_congestion_log_entry_ca */
+		.text_off = 23802,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 16,
+		.host_size = sizeof(struct ibstruct_cc_congestion_log_entry_ca),
+		.ncm = 8,
+		.first_field = 986,
+		.nfields = 8,
+		.record = 0,
+	},
+	[134] = {
+		.name_off = 23826, /* CCCongestionLogSwitch */
+		.c_name_off = 23848, /* cc_congestion_log_switch */
+		.text_off = 23873,
+		.methods = 0x00000002u,
+		.attr_id = 19,
+		.mgmt_class = 33,
+		.size = 224,
+		.host_size = sizeof(struct ibstruct_cc_congestion_log_switch),
+		.ncm = 81,
+		.first_field = 994,
+		.nfields = 7,
+		.record = 0,
+	},
+	[135] = {
+		.name_off = 23908, /* CCCongestionLogCA */
+		.c_name_off = 23926, /* cc_congestion_log_ca */
+		.text_off = 23947,
+		.methods = 0x00000002u,
+		.attr_id = -1,
+		.mgmt_class = 33,
+		.size = 224,
+		.host_size = sizeof(struct ibstruct_cc_congestion_log_ca),
+		.ncm = 111,
+		.first_field = 1001,
+		.nfields = 8,
+		.record = 0,
+	},
+	[136] = {
+		.name_off = 23978, /* CCSwitchCongestionSetting */
+		.c_name_off = 24004, /* cc_switch_congestion_setting */
+		.text_off = 24033,
+		.methods = 0x00000006u,
+		.attr_id = 20,
+		.mgmt_class = 33,
+		.size = 76,
+		.host_size = sizeof(struct ibstruct_cc_switch_congestion_setting),
+		.ncm = 10,
+		.first_field = 1009,
+		.nfields = 10,
+		.record = 0,
+	},
+	[137] = {
+		.name_off = 24060, /* CCSwitchPortCongestionSettingElement */
+		.c_name_off = 24097, /* cc_switch_port_congestion_setting_element */
+		.text_off = 24139,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 4,
+		.host_size = sizeof(struct ibstruct_cc_switch_port_congestion_setting_element),
+		.ncm = 6,
+		.first_field = 1019,
+		.nfields = 6,
+		.record = 0,
+	},
+	[138] = {
+		.name_off = 24178, /* CCSwitchPortCongestionSetting */
+		.c_name_off = 24208, /* cc_switch_port_congestion_setting */
+		.text_off = 24242,
+		.methods = 0x00000006u,
+		.attr_id = 21,
+		.mgmt_class = 33,
+		.size = 128,
+		.host_size = sizeof(struct ibstruct_cc_switch_port_congestion_setting),
+		.ncm = 192,
+		.first_field = 1025,
+		.nfields = 1,
+		.record = 0,
+	},
+	[139] = {
+		.name_off = 24285, /* CCCACongestionEntry */
+		.c_name_off = 24305, /* cc_ca_congestion_entry */
+		.text_off = 24328,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 8,
+		.host_size = sizeof(struct ibstruct_cc_ca_congestion_entry),
+		.ncm = 5,
+		.first_field = 1026,
+		.nfields = 5,
+		.record = 0,
+	},
+	[140] = {
+		.name_off = 24360, /* CCCACongestionSetting */
+		.c_name_off = 24382, /* cc_ca_congestion_setting */
+		.text_off = 24407,
+		.methods = 0x00000006u,
+		.attr_id = 22,
+		.mgmt_class = 33,
+		.size = 132,
+		.host_size = sizeof(struct ibstruct_cc_ca_congestion_setting),
+		.ncm = 82,
+		.first_field = 1031,
+		.nfields = 3,
+		.record = 0,
+	},
+	[141] = {
+		.name_off = 24430, /* CCCongestionControlTableEntry */
+		.c_name_off = 24460, /* cc_congestion_control_table_entry */
+		.text_off = 24494,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 2,
+		.host_size = sizeof(struct ibstruct_cc_congestion_control_table_entry),
+		.ncm = 2,
+		.first_field = 1034,
+		.nfields = 2,
+		.record = 0,
+	},
+	[142] = {
+		.name_off = 24525, /* CCCongestionControlTable */
+		.c_name_off = 24550, /* cc_congestion_control_table */
+		.text_off = 24578,
+		.methods = 0x00000006u,
+		.attr_id = 23,
+		.mgmt_class = 33,
+		.size = 132,
+		.host_size = sizeof(struct ibstruct_cc_congestion_control_table),
+		.ncm = 130,
+		.first_field = 1036,
+		.nfields = 3,
+		.record = 0,
+	},
+	[143] = {
+		.name_off = 24616, /* CCTimestamp */
+		.c_name_off = 24628, /* cc_timestamp */
+		.text_off = 24641,
+		.methods = 0x00000002u,
+		.attr_id = 24,
+		.mgmt_class = 33,
+		.size = 4,
+		.host_size = sizeof(struct ibstruct_cc_timestamp),
+		.ncm = 1,
+		.first_field = 1039,
+		.nfields = 1,
+		.record = 0,
+	},
+	[144] = {
+		.name_off = 24670, /* VendFormat */
+		.c_name_off = 24681, /* vend_format */
+		.text_off = 24693,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = 9,
+		.size = 256,
+		.host_size = sizeof(struct ibstruct_vend_format),
+		.ncm = 11,
+		.first_field = 1040,
+		.nfields = 2,
+		.record = 0,
+	},
+	[145] = {
+		.name_off = 24730, /* VendOUIFormat */
+		.c_name_off = 24744, /* vend_oui_format */
+		.text_off = 24760,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = 48,
+		.size = 256,
+		.host_size = sizeof(struct ibstruct_vend_oui_format),
+		.ncm = 20,
+		.first_field = 1042,
+		.nfields = 4,
+		.record = 0,
+	},
+	[146] = {
+		.name_off = 24806, /* BMFormat */
+		.c_name_off = 24815, /* bm_format */
+		.text_off = 24825,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = 5,
+		.size = 256,
+		.host_size = sizeof(struct ibstruct_bm_format),
+		.ncm = 13,
+		.first_field = 1046,
+		.nfields = 4,
+		.record = 0,
+	},
+	[147] = {
+		.name_off = 24857, /* MlxGeneralInfo */
+		.c_name_off = 24872, /* mlx_general_info */
+		.text_off = 24889,
+		.methods = 0x00000002u,
+		.attr_id = 23,
+		.mgmt_class = 10,
+		.size = 136,
+		.host_size = sizeof(struct ibstruct_mlx_general_info),
+		.ncm = 26,
+		.first_field = 1050,
+		.nfields = 26,
+		.record = 0,
+	},
+	[148] = {
+		.name_off = 24934, /* MlxGeneralInfoIS3 */
+		.c_name_off = 24952, /* mlx_general_info_is3 */
+		.text_off = 24973,
+		.methods = 0x00000002u,
+		.attr_id = -1,
+		.mgmt_class = 10,
+		.size = 108,
+		.host_size = sizeof(struct ibstruct_mlx_general_info_is3),
+		.ncm = 22,
+		.first_field = 1076,
+		.nfields = 22,
+		.record = 0,
+	},
+	[149] = {
+		.name_off = 25020, /* MlxConfigSpaceRecord */
+		.c_name_off = 25041, /* mlx_config_space_record */
+		.text_off = 25065,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 12,
+		.host_size = sizeof(struct ibstruct_mlx_config_space_record),
+		.ncm = 3,
+		.first_field = 1098,
+		.nfields = 3,
+		.record = 0,
+	},
+	[150] = {
+		.name_off = 25101, /* MlxConfigSpaceAccess */
+		.c_name_off = 25122, /* mlx_config_space_access */
+		.text_off = 25146,
+		.methods = 0x00000006u,
+		.attr_id = 80,
+		.mgmt_class = 10,
+		.size = 224,
+		.host_size = sizeof(struct ibstruct_mlx_config_space_access),
+		.ncm = 55,
+		.first_field = 1101,
+		.nfields = 2,
+		.record = 0,
+	},
+	[151] = {
+		.name_off = 25200, /* MlxCounterGroupInfo */
+		.c_name_off = 25220, /* mlx_counter_group_info */
+		.text_off = 25243,
+		.methods = 0x00000002u,
+		.attr_id = 144,
+		.mgmt_class = 10,
+		.size = 20,
+		.host_size = sizeof(struct ibstruct_mlx_counter_group_info),
+		.ncm = 5,
+		.first_field = 1103,
+		.nfields = 4,
+		.record = 0,
+	},
+	[152] = {
+		.name_off = 25284, /* MlxCounterGroupSelect */
+		.c_name_off = 25306, /* mlx_counter_group_select */
+		.text_off = 25331,
+		.methods = 0x00000000u,
+		.attr_id = -1,
+		.mgmt_class = -1,
+		.size = 4,
+		.host_size = sizeof(struct ibstruct_mlx_counter_group_select),
+		.ncm = 2,
+		.first_field = 1107,
+		.nfields = 2,
+		.record = 0,
+	},
+	[153] = {
+		.name_off = 25364, /* MlxConfigCounterGroup */
+		.c_name_off = 25386, /* mlx_config_counter_group */
+		.text_off = 25411,
+		.methods = 0x00000006u,
+		.attr_id = 145,
+		.mgmt_class = 10,
+		.size = 20,
+		.host_size = sizeof(struct ibstruct_mlx_config_counter_group),
+		.ncm = 6,
+		.first_field = 1109,
+		.nfields = 3,
+		.record = 0,
+	},
+	[154] = {
+		.name_off = 25454, /* OFAPingData */
+		.c_name_off = 25466, /* ofa_ping_data */
+		.text_off = 25480,
+		.methods = 0x00000002u,
+		.attr_id = 0,
+		.mgmt_class = 50,
+		.size = 216,
+		.host_size = sizeof(struct ibstruct_ofa_ping_data),
+		.ncm = 1,
+		.first_field = 1112,
+		.nfields = 1,
+		.record = 0,
+	},
+	[155] = {
+		.name_off = 25515, /* OFASysStatPing */
+		.c_name_off = 25530, /* ofa_sys_stat_ping */
+		.text_off = 25548,
+		.methods = 0x00000002u,
+		.attr_id = 16,
+		.mgmt_class = 51,
+		.size = 216,
+		.host_size = sizeof(struct ibstruct_ofa_sys_stat_ping),
+		.ncm = 2,
+		.first_field = 1113,
+		.nfields = 2,
+		.record = 0,
+	},
+	[156] = {
+		.name_off = 25571, /* OFASysStatHostInfo */
+		.c_name_off = 25590, /* ofa_sys_stat_host_info */
+		.text_off = 25613,
+		.methods = 0x00000002u,
+		.attr_id = 17,
+		.mgmt_class = 51,
+		.size = 216,
+		.host_size = sizeof(struct ibstruct_ofa_sys_stat_host_info),
+		.ncm = 1,
+		.first_field = 1115,
+		.nfields = 1,
+		.record = 0,
+	},
+	[157] = {
+		.name_off = 25642, /* OFASysStatCPUInfo */
+		.c_name_off = 25660, /* ofa_sys_stat_cpu_info */
+		.text_off = 25682,
+		.methods = 0x00000002u,
+		.attr_id = 18,
+		.mgmt_class = 51,
+		.size = 216,
+		.host_size = sizeof(struct ibstruct_ofa_sys_stat_cpu_info),
+		.ncm = 1,
+		.first_field = 1116,
+		.nfields = 1,
+		.record = 0,
+	},
+};
+const unsigned ibs_ndescs = 158;
+
+/* { name, description, id, version } */
+const struct ibs_class_entry ibs_classes[] = {
+	{ 25717, 25721, 1, 1 }, /* SMP */
+	{ 25752, 25764, 129, 1 }, /* SMPDirected */
+	{ 25799, 25802, 3, 2 }, /* SA */
+	{ 878, 25824, 4, 1 }, /* PerfMgt */
+	{ 886, 25847, 5, 1 }, /* BM */
+	{ 889, 25868, 6, 1 }, /* DevMgt */
+	{ 25886, 25889, 7, 2 }, /* CM */
+	{ 904, 25914, 8, 1 }, /* SNMP */
+	{ 909, 25929, 9, 1 }, /* Vendor */
+	{ 25955, 25965, 10, 1 }, /* MlxVendor */
+	{ 916, 25990, 16, 1 }, /* DevAdm */
+	{ 923, 26035, 33, 2 }, /* CC */
+	{ 926, 26054, 48, 1 }, /* VendorOUI */
+	{ 936, 26089, 50, 1 }, /* OFAPing */
+	{ 944, 26115, 51, 1 }, /* OFASysStat */
+};
+const unsigned ibs_nclasses = 15;
+
+/* { name, code } */
+const struct ibs_method_entry ibs_methods[] = {
+	{ 694, 0x01 }, /* Get */
+	{ 698, 0x02 }, /* Set */
+	{ 702, 0x03 }, /* Send */
+	{ 707, 0x05 }, /* Trap */
+	{ 712, 0x06 }, /* Report */
+	{ 719, 0x07 }, /* TrapRepress */
+	{ 731, 0x12 }, /* GetTable */
+	{ 740, 0x13 }, /* GetTraceTable */
+	{ 754, 0x14 }, /* GetMulti */
+	{ 763, 0x15 }, /* Delete */
+	{ 770, 0x81 }, /* GetResp */
+	{ 778, 0x86 }, /* ReportResp */
+	{ 789, 0x92 }, /* GetTableResp */
+	{ 802, 0x93 }, /* GetTraceTableResp */
+	{ 820, 0x94 }, /* GetMultiResp */
+	{ 833, 0x95 }, /* DeleteResp */
+};
+const unsigned ibs_nmethods = 16;
+
+/* { name, method, class } */
+const struct ibs_rpc_entry ibs_rpcs[] = {
+	{ 26153, 0x01, 1 }, /* SubnGet */
+	{ 26153, 0x01, 129 }, /* SubnGet */
+	{ 26161, 0x02, 1 }, /* SubnSet */
+	{ 26161, 0x02, 129 }, /* SubnSet */
+	{ 26169, 0x05, 1 }, /* SubnTrap */
+	{ 26169, 0x05, 129 }, /* SubnTrap */
+	{ 26178, 0x07, 1 }, /* SubnTrapRepress */
+	{ 26178, 0x07, 129 }, /* SubnTrapRepress */
+	{ 26194, 0x01, 3 }, /* SubnAdmGet */
+	{ 26205, 0x02, 3 }, /* SubnAdmSet */
+	{ 26216, 0x06, 3 }, /* SubnAdmReport */
+	{ 26230, 0x12, 3 }, /* SubnAdmGetTable */
+	{ 26246, 0x13, 3 }, /* SubnAdmGetTraceTable */
+	{ 26267, 0x14, 3 }, /* SubnAdmGetMulti */
+	{ 26283, 0x15, 3 }, /* SubnAdmDelete */
+	{ 26297, 0x01, 4 }, /* PerformanceGet */
+	{ 26312, 0x02, 4 }, /* PerformanceSet */
+	{ 26327, 0x05, 4 }, /* PerformanceTrap */
+	{ 26343, 0x01, 5 }, /* BMGet */
+	{ 26349, 0x02, 5 }, /* BMSet */
+	{ 26355, 0x03, 5 }, /* BMSend */
+	{ 26362, 0x05, 5 }, /* BMTrap */
+	{ 26369, 0x01, 6 }, /* DevMgtGet */
+	{ 26379, 0x02, 6 }, /* DevMgtSet */
+	{ 26389, 0x05, 6 }, /* DevMgtTrap */
+	{ 26400, 0x01, 7 }, /* CommMgtGet */
+	{ 26411, 0x02, 7 }, /* CommMgtSet */
+	{ 26422, 0x03, 7 }, /* CommMgtSend */
+	{ 26434, 0x03, 8 }, /* SNMPSend */
+	{ 26443, 0x01, 9 }, /* VendGet */
+	{ 26443, 0x01, 10 }, /* VendGet */
+	{ 26443, 0x01, 48 }, /* VendGet */
+	{ 26443, 0x01, 50 }, /* VendGet */
+	{ 26443, 0x01, 51 }, /* VendGet */
+	{ 26451, 0x02, 9 }, /* VendSet */
+	{ 26451, 0x02, 10 }, /* VendSet */
+	{ 26451, 0x02, 48 }, /* VendSet */
+	{ 26451, 0x02, 50 }, /* VendSet */
+	{ 26451, 0x02, 51 }, /* VendSet */
+	{ 26459, 0x03, 9 }, /* VendSend */
+	{ 26459, 0x03, 10 }, /* VendSend */
+	{ 26459, 0x03, 48 }, /* VendSend */
+	{ 26459, 0x03, 50 }, /* VendSend */
+	{ 26459, 0x03, 51 }, /* VendSend */
+	{ 26468, 0x05, 9 }, /* VendTrap */
+	{ 26468, 0x05, 10 }, /* VendTrap */
+	{ 26468, 0x05, 48 }, /* VendTrap */
+	{ 26468, 0x05, 50 }, /* VendTrap */
+	{ 26468, 0x05, 51 }, /* VendTrap */
+	{ 26477, 0x01, 33 }, /* CCGet */
+	{ 26483, 0x02, 33 }, /* CCSet */
+	{ 26489, 0x05, 33 }, /* CCTrap */
+	{ 26496, 0x01, 16 }, /* DevAdmGet */
+	{ 26506, 0x02, 16 }, /* DevAdmSet */
+};
+const unsigned ibs_nrpcs = 54;
+
+/* Every name and description of the tables above, NUL-separated. */
 const char ibs_strings[] =
-	"\000VL\000LVer\000SL\000reserved_12\000LNH\000DLID\000reserved_32\000pktLen\000SLID\000"
-	"reserved_0\000etherType\000op\000FCTBS\000FCCL\000IPVer\000TClass\000flowLabel\000"
-	"payLen\000nxtHdr\000hopLmt\000SGID\000DGID\000service\000function\000SE\000migReq\000"
-	"padCnt\000TVer\000PKey\000destQP\000ackReq\000reserved_65\000PSN\000EEC\000QKey\000"
-	"srcQP\000XRCSRQ\000VA\000RKey\000DMALen\000swapData\000cmpData\000syndrome\000MSN\000"
-	"origRData\000immediateData\000baseVersion\000MadBaseVersion\000mgmtClass\000"
+	"\000Channel Adapter\000Switch\000Router\000No State Change\000Down\000Initialize\000"
+	"Armed\000Active\000Sleep\000Polling\000Disabled\000PortConfigurationTraining\000"
+	"LinkUp\000LinkErrorRecovery\000PhyTest\000256\000512\0001024\0002048\0004096\0001X\000"
+	"4X\0008X\00012X\0002X\0002.5 Gbps\0005.0 Gbps\00010.0 Gbps\000No Extended Speed\000"
+	"14.0625 Gbps\00025.78125 Gbps\00053.125 Gbps\000106.25 Gbps\000212.5 Gbps\000VL0\000"
+	"VL0-1\000VL0-3\000VL0-7\000VL0-14\000NotActive\000Discovering\000Standby\000Master\000"
+	"10 Gbps\00030 Gbps\0005 Gbps\00020 Gbps\00040 Gbps\00060 Gbps\00080 Gbps\000120 Gbps\000"
+	"14 Gbps\00056 Gbps\000112 Gbps\000168 Gbps\00025 Gbps\000100 Gbps\000200 Gbps\000"
+	"300 Gbps\00028 Gbps\00050 Gbps\000400 Gbps\000600 Gbps\000800 Gbps\0001200 Gbps\000"
+	"greater than\000less than\000exactly\000largest available\000Raw\000"
+	"IP non-IBA transport\000IBA local\000IBA global\000RC\000UC\000RD\000UD\000CNP\000"
+	"XRC\000Manufacturer specific\000Get\000Set\000Send\000Trap\000Report\000TrapRepress\000"
+	"GetTable\000GetTraceTable\000GetMulti\000Delete\000GetResp\000ReportResp\000"
+	"GetTableResp\000GetTraceTableResp\000GetMultiResp\000DeleteResp\000SubnMgmt\000"
+	"SubnMgmtDirected\000SubnAdm\000PerfMgt\000BM\000DevMgt\000CommMgt\000SNMP\000Vendor\000"
+	"DevAdm\000CC\000VendorOUI\000OFAPing\000OFASysStat\000DATA\000ACK\000STOP\000ABORT\000"
+	"REQ\000REP\000LAP\000No QP available\000No EEC available\000No resources available\000"
+	"Timeout\000Unsupported request\000Invalid communication ID\000"
+	"Invalid communication instance\000Invalid service ID\000"
+	"Invalid transport service type\000Stale connection\000RDC does not exist\000"
+	"Invalid primary port GID\000Invalid primary port LID\000Invalid primary SL\000"
+	"Invalid primary traffic class\000Invalid primary hop limit\000"
+	"Invalid primary packet rate\000Invalid alternate port GID\000"
+	"Invalid alternate port LID\000Invalid alternate SL\000"
+	"Invalid alternate traffic class\000Invalid alternate hop limit\000"
+	"Invalid alternate packet rate\000Port and CM redirect\000Port redirect\000"
+	"Invalid path MTU\000Insufficient responder resources\000Consumer reject\000"
+	"RNR retry count reject\000Duplicate local communication ID\000"
+	"Unsupported class version\000Invalid primary flow label\000"
+	"Invalid alternate flow label\000Vendor option not supported\000Success\000Rejected\000"
+	"Redirect\000Duplicate path\000Invalid QPN/EECN\000Invalid LID\000Invalid GID\000"
+	"Invalid flow label\000Invalid traffic class\000Invalid hop limit\000"
+	"Invalid packet rate\000Invalid SL\000Valid\000Service ID not supported\000node_type\000"
+	"port_state\000phys_port_state\000link_down_def_state\000mtu\000link_width\000"
+	"link_speed\000link_speed_ext\000link_speed_ext2\000vl_cap\000sm_state\000rate\000"
+	"selector\000lrh_lnh\000bth_service\000mad_method\000mad_mgmt_class\000rmpp_type\000"
+	"cm_transport_service\000cm_message\000cm_rej_reason\000cm_apr_status\000"
+	"cm_sidr_status\000VL\000LVer\000SL\000reserved_12\000LNH\000DLID\000reserved_32\000"
+	"pktLen\000SLID\000reserved_0\000etherType\000op\000FCTBS\000FCCL\000IPVer\000TClass\000"
+	"flowLabel\000payLen\000nxtHdr\000hopLmt\000SGID\000DGID\000service\000function\000SE\000"
+	"migReq\000padCnt\000TVer\000PKey\000destQP\000ackReq\000reserved_65\000PSN\000EEC\000"
+	"QKey\000srcQP\000XRCSRQ\000VA\000RKey\000DMALen\000swapData\000cmpData\000syndrome\000"
+	"MSN\000origRData\000immediateData\000baseVersion\000MadBaseVersion\000mgmtClass\000"
 	"MadMgmtClass\000classVersion\000MadClassVersion\000method\000status\000MadStatus\000"
 	"classSpecific\000transactionID\000MadTRID\000attributeID\000MadAttr\000reserved_144\000"
 	"attributeModifier\000MadModifier\000R\000MadIsResponse\000MadMethod\000D\000"
@@ -16439,9 +15633,9 @@ const char ibs_strings[] =
 	"ATSNodeType\000nodeName\000ATSNodeName\000serviceID56LSB\000PathRecDGid\000"
 	"PathRecSGid\000PathRecDLid\000PathRecSLid\000rawTraffic\000reserved_353\000hopLimit\000"
 	"reversible\000numbPath\000PathRecNumPath\000QOSClass\000PathRecSL\000MTUSelector\000"
-	"MTU\000rateSelector\000rate\000packetLifeTimeSelector\000packetLifeTime\000"
-	"preference\000reversePathPKeyMemberBit\000reserved_466\000MGID\000McastMemMGid\000"
-	"portGID\000McastMemPortGid\000McastMemQkey\000MLID\000McastMemMLid\000McastMemMTU\000"
+	"MTU\000rateSelector\000packetLifeTimeSelector\000packetLifeTime\000preference\000"
+	"reversePathPKeyMemberBit\000reserved_466\000MGID\000McastMemMGid\000portGID\000"
+	"McastMemPortGid\000McastMemQkey\000MLID\000McastMemMLid\000McastMemMTU\000"
 	"McastMemTClass\000McastMemPkey\000McastMemRate\000McastMemSL\000McastMemFlowLbl\000"
 	"scope\000joinState\000McastMemJoinState\000proxyJoin\000McastMemProxyJoin\000"
 	"reserved_393\000IDGeneration\000nodeID\000chassisID\000entryPortID\000exitPortID\000"
@@ -16533,276 +15727,192 @@ const char ibs_strings[] =
 	"Control_Map\000victimMask\000Victim_Mask\000creditMask\000Credit_Mask\000threshold\000"
 	"Threshold\000reserved_548\000packetSize\000Packet_Size\000CSThreshold\000"
 	"CS_Threshold\000reserved_564\000CSReturnDelay\000CS_ReturnDelay\000markingRate\000"
-	"Marking_Rate\000Valid\000controlType\000Control_Type\000reserved_2\000"
-	"congParmMarkingRate\000Cong_Parm_Marking_Rate\000element\000CCTITimer\000CCTI_Timer\000"
-	"CCTIIncrease\000CCTI_Increase\000triggerThreshold\000Trigger_Threshold\000CCTIMin\000"
-	"CCTI_Min\000portControl\000Port_Control\000CACongestionEntryList\000CCTShift\000"
-	"CCT_Shift\000CCTMultiplier\000CCT_Multiplier\000CCTILimit\000CCTI_Limit\000"
-	"CCTIEntryList\000OUI\000Vendor2Data\000BKey\000hw_revision\000hw_dev_rev\000"
-	"device_id\000hw_dev_id\000uptime\000hw_uptime\000reserved_320\000fw_major\000"
-	"fw_minor\000fw_sub_minor\000fw_build_id\000fw_month\000fw_day\000fw_year\000fw_hour\000"
-	"fw_psid\000fw_init_file_version\000fw_ini_ver\000fw_ext_major\000fw_ext_minor\000"
-	"fw_ext_sub_minor\000reserved_704\000reserved_832\000sw_major\000sw_minor\000"
-	"sw_sub_minor\000reserved_864\000reserved_608\000address\000mask\000record\000"
-	"num_of_counter_groups\000group_masks\000group_select\000group_selects\000hostname\000"
-	"cookie\000data_str\000"
+	"Marking_Rate\000controlType\000Control_Type\000reserved_2\000congParmMarkingRate\000"
+	"Cong_Parm_Marking_Rate\000element\000CCTITimer\000CCTI_Timer\000CCTIIncrease\000"
+	"CCTI_Increase\000triggerThreshold\000Trigger_Threshold\000CCTIMin\000CCTI_Min\000"
+	"portControl\000Port_Control\000CACongestionEntryList\000CCTShift\000CCT_Shift\000"
+	"CCTMultiplier\000CCT_Multiplier\000CCTILimit\000CCTI_Limit\000CCTIEntryList\000OUI\000"
+	"Vendor2Data\000BKey\000hw_revision\000hw_dev_rev\000device_id\000hw_dev_id\000uptime\000"
+	"hw_uptime\000reserved_320\000fw_major\000fw_minor\000fw_sub_minor\000fw_build_id\000"
+	"fw_month\000fw_day\000fw_year\000fw_hour\000fw_psid\000fw_init_file_version\000"
+	"fw_ini_ver\000fw_ext_major\000fw_ext_minor\000fw_ext_sub_minor\000reserved_704\000"
+	"reserved_832\000sw_major\000sw_minor\000sw_sub_minor\000reserved_864\000reserved_608\000"
+	"address\000mask\000record\000num_of_counter_groups\000group_masks\000group_select\000"
+	"group_selects\000hostname\000cookie\000data_str\000HdrLRH\000hdr_lrh\000"
+	"Local Route Header\000HdrRWH\000hdr_rwh\000Raw Header\000HdrFlowControl\000"
+	"hdr_flow_control\000Flow Control Packet\000HdrGRH\000hdr_grh\000Global Route Header\000"
+	"HdrBTH\000hdr_bth\000Base Transport Header\000HdrRDETH\000hdr_rdeth\000"
+	"Reliable Datagram Extended Transport Header\000HdrDETH\000hdr_deth\000"
+	"Datagram Extended Transport Header\000HdrXRCETH\000hdr_xrceth\000"
+	"XRC Extended Transport Header\000HdrRETH\000hdr_reth\000"
+	"RDMA Extended Transport Header\000HdrAtomicETH\000hdr_atomic_eth\000"
+	"Atomic Extended Transport Header\000HdrAETH\000hdr_aeth\000"
+	"ACK Extended Transport Header\000HdrAtomicAckETH\000hdr_atomic_ack_eth\000"
+	"Atomic Acknowledge Extended Transport Header\000HdrImmDt\000hdr_imm_dt\000"
+	"Immediate Data Extended Transport Header\000HdrIETH\000hdr_ieth\000"
+	"Invalidate Extended Transport Header\000mad_header\000MAD Base Header\000"
+	"MADHeaderSplit\000mad_header_split\000MAD Base Header (R bit and method apart)\000"
+	"MADHeaderDirected\000mad_header_directed\000MAD Base Header Directed\000GIDParts\000"
+	"gid_parts\000GID as subnet prefix and interface ID\000MADClassPortInfo\000"
+	"mad_class_port_info\000Class Port Info\000MADNotice\000mad_notice\000Notice\000"
+	"MADInformInfo\000mad_inform_info\000InformInfo\000rmpp_header\000RMPP Header Fields\000"
+	"RMPPShortHeader\000rmpp_short_header\000RMPP Header Fields (without data1/data2)\000"
+	"RMPPData\000rmpp_data\000RMPP Data Packet\000RMPPAck\000rmpp_ack\000RMPP ACK Packet\000"
+	"RMPPAbort\000rmpp_abort\000RMPP ABORT Packet\000RMPPStop\000rmpp_stop\000"
+	"RMPP STOP Packet\000SMPFormat\000smp_format\000SMP format, LID routed\000"
+	"SMPFormatDirected\000smp_format_directed\000SMP format, directed route\000"
+	"SMPNoticeTrap\000smp_notice\000Notice (trap) in an SMP\000SMPNoticeTrap64DataDetails\000"
+	"smp_notice_trap64_data_details\000Notice DataDetails for traps 64, 65, 66 and 67\000"
+	"SMPNoticeTrap128DataDetails\000smp_notice_trap128_data_details\000"
+	"Notice DataDetails for trap 128\000SMPNoticeTrap129DataDetails\000"
+	"smp_notice_trap129_data_details\000Notice DataDetails for traps 129, 130 and 131\000"
+	"SMPNoticeTrap144DataDetails\000smp_notice_trap144_data_details\000"
+	"Notice DataDetails for trap 144\000SMPNoticeTrap145DataDetails\000"
+	"smp_notice_trap145_data_details\000Notice DataDetails for trap 145\000"
+	"SMPNoticeTrap256DataDetails\000smp_notice_trap256_data_details\000"
+	"Notice DataDetails for trap 256\000SMPNoticeTrap257DataDetails\000"
+	"smp_notice_trap257_data_details\000Notice DataDetails for traps 257 and 258\000"
+	"SMPNoticeTrap259DataDetails\000smp_notice_trap259_data_details\000"
+	"Notice DataDetails for trap 259\000SMPNodeDescription\000smp_node_description\000"
+	"Node description string\000SMPNodeInfo\000smp_node_info\000Node information\000"
+	"SMPSwitchInfo\000smp_switch_info\000Switch information\000SMPGUIDInfo\000"
+	"smp_guid_info\000Assigned GUIDs (a block of 8)\000SMPPortInfo\000smp_port_info\000"
+	"Port information\000SMPPKeyTable\000smp_pkey_table\000"
+	"Partition table (a block of 32 P_Keys)\000SMPSLToVLMappingTable\000"
+	"smp_sl2vl_mapping_table\000SL to VL mapping table\000SMPVLArbitrationTable\000"
+	"smp_vlarb_table\000VL arbitration table (list of VL/weight pairs)\000"
+	"SMPLinearForwardingTable\000smp_linear_forwarding_table\000"
+	"Linear forwarding table (a block of 64 ports)\000SMPLIDPortBlock\000"
+	"smp_lid_port_block\000LID/port block element of the random forwarding table\000"
+	"SMPRandomForwardingTable\000smp_random_forwarding_table\000"
+	"Random forwarding table (a block of 16 LID/port entries)\000"
+	"SMPMulticastForwardingTable\000smp_multicast_forwarding_table\000"
+	"Multicast forwarding table (32 port masks)\000SMPSMInfo\000smp_sm_info\000"
+	"Subnet manager information\000SMPVendorDiag\000smp_vendor_diag\000"
+	"Vendor specific diagnostic\000SMPLedInfo\000smp_led_info\000Port LED on/off\000"
+	"SMPPortInfoExtended\000smp_port_info_extended\000"
+	"Port information, extended (FEC modes)\000MlnxExtPortInfo\000mlnx_ext_port_info\000"
+	"Mellanox extended port information (smpquery mepi)\000sa_header\000"
+	"SA header (MAD header, RMPP header, SA fields)\000SAFormat\000sa_format\000SA MAD\000"
+	"SANodeRecord\000sa_node_record\000Container for NodeInfo\000SAPortInfoRecord\000"
+	"sa_port_info_record\000Container for PortInfo\000SASLToVLMappingTableRecord\000"
+	"sa_sl2vl_mapping_table_record\000Container for SLtoVLMappingTable entry\000"
+	"SASwitchInfoRecord\000sa_switch_info_record\000Container for SwitchInfo\000"
+	"SALinearForwardingTableRecord\000sa_linear_forwarding_table_record\000"
+	"Container for LinearForwardingTable entry\000SARandomForwardingTableRecord\000"
+	"sa_random_forwarding_table_record\000Container for RandomForwardingTable entry\000"
+	"SAMulticastForwardingTableRecord\000sa_multicast_forwarding_table_record\000"
+	"Container for MulticastForwardingTable entry\000SAVLArbitrationTableRecord\000"
+	"sa_vlarb_table_record\000Container for VLArbitrationTable entry\000SASMInfoRecord\000"
+	"sa_sm_info_record\000Container for SMInfo\000SAPKeyTableRecord\000"
+	"sa_pkey_table_record\000Container for P_Key Table\000SAInformInfoRecord\000"
+	"sa_inform_info_record\000Container for InformInfo\000SALinkRecord\000sa_link_record\000"
+	"Inter-node linkage information\000SAGUIDInfoRecord\000sa_guid_info_record\000"
+	"Container for port GUIDInfo\000SAServiceRecord\000sa_service_record\000"
+	"Information on advertised services\000SAServiceRecordData\000sa_service_record_data\000"
+	"ServiceRecord ServiceData as one block\000ATSServiceData\000ats_service_data\000"
+	"ServiceData of an ATS ServiceRecord\000SAPathRecord\000sa_path_record\000"
+	"Information on paths through the subnet\000SAMCMemberRecord\000sa_mcmember_record\000"
+	"Multicast member attribute\000SATraceRecord\000sa_trace_record\000"
+	"Path trace information\000SAMultiPathRecord\000sa_multi_path_record\000"
+	"Request for multiple paths\000SAServiceAssociationRecord\000"
+	"sa_service_association_record\000ServiceRecord ServiceName/ServiceKey association\000"
+	"PMFormat\000pm_format\000Performance Management MAD format\000PMPortSamplesCtl\000"
+	"pm_port_samples_ctl\000Port performance data sampling control\000PMPortSamplesRes\000"
+	"pm_port_samples_res\000Port performance data sampling results\000PMPortCounters\000"
+	"pm_port_counters\000Port basic performance and error counters\000"
+	"PMPortRcvErrorDetails\000pm_port_rcv_error_details\000"
+	"Port detailed receive error counters\000PMPortXmitDiscardDetails\000"
+	"pm_port_xmit_discard_details\000Port transmit discard counters\000"
+	"PMPortOpRcvCounters\000pm_port_op_rcv_counters\000Port receive counters per op code\000"
+	"PMPortFlowCtlCounters\000pm_port_flow_ctl_counters\000Port flow control counters\000"
+	"PMPortVLOpPackets\000pm_port_vl_op_packets\000"
+	"Port packets received per op code per VL\000PMPortVLOpData\000pm_port_vl_op_data\000"
+	"Port kilobytes received per op code per VL\000PMPortVLXmitFlowCtlUpdateErrors\000"
+	"pm_port_vl_xmit_flow_ctl_update_errors\000Port flow control update errors per VL\000"
+	"PMPortVLXmitWaitCounters\000pm_port_vl_xmit_wait_counters\000"
+	"Port ticks waiting to transmit per VL\000PMSwPortVLCongestion\000"
+	"pm_sw_port_vl_congestion\000Switch port congestion per VL\000PMPortSamplesResExt\000"
+	"pm_port_samples_res_ext\000Extended port samples result\000PMPortCountersExt\000"
+	"pm_port_counters_ext\000Extended port counters\000PMPortExtendedSpeedsCounters\000"
+	"pm_port_extended_speeds_counters\000Port extended speeds counters\000"
+	"PMPortExtendedSpeedsCountersRSFEC\000pm_port_extended_speeds_counters_rsfec\000"
+	"Port extended speeds counters, RS-FEC active\000PMPortRcvConCtrl\000"
+	"pm_port_rcv_con_ctrl\000Port receive congestion control counters\000PMPortSLRcvFECN\000"
+	"pm_port_sl_rcv_fecn\000Port FECN-marked packets received per SL\000PMPortSLRcvBECN\000"
+	"pm_port_sl_rcv_becn\000Port BECN-marked packets received per SL\000PMPortXmitConCtrl\000"
+	"pm_port_xmit_con_ctrl\000Port transmit congestion control counter\000"
+	"PMPortVLXmitTimeCong\000pm_port_vl_xmit_time_cong\000Port time in congestion per VL\000"
+	"PMPortXmitDataSL\000pm_port_xmit_data_sl\000Port transmitted data per SL\000"
+	"PMPortRcvDataSL\000pm_port_rcv_data_sl\000Port received data per SL\000DMFormat\000"
+	"dm_format\000Device Management MAD Format\000DMServiceEntry\000dm_service_entry\000"
+	"Service Entry\000DMIOUnitInfo\000dm_io_unit_info\000"
+	"List of all I/O Controllers in a I/O Unit\000DMIOControllerProfile\000"
+	"dm_io_controller_profile\000I/O Controller Profile Information\000DMServiceEntries\000"
+	"dm_service_entries\000List of Supported Services and Their Associated Service IDs\000"
+	"DMDiagnosticTimeout\000dm_diagnostic_timeout\000"
+	"Get the Maximum Time for Completion of a Diagnostic Test\000DMPrepareToTest\000"
+	"dm_prepare_to_test\000Prepare Device for Test\000DMTestDeviceOnce\000"
+	"dm_test_device_once\000Test Device Once\000DMTestDeviceLoop\000dm_test_device_loop\000"
+	"Test Device Continuously\000DMDiagCode\000dm_diag_code\000"
+	"Vendor-Specific Device Diagnostic Information\000CMFormat\000cm_format\000"
+	"Communication Management MAD Format\000CMPath\000cm_path\000Path Information\000"
+	"CMREQ\000cm_req\000Request for Communication\000CMMRA\000cm_mra\000"
+	"Message Receipt Acknowledgement\000CMREJ\000cm_rej\000Reject\000CMREP\000cm_rep\000"
+	"Reply To Request For Communication\000CMRTU\000cm_rtu\000Ready To Use\000CMDREQ\000"
+	"cm_dreq\000Request For Communication Release (Disconnection Request)\000CMDREP\000"
+	"cm_drep\000Reply To Request For Communication Release\000CMLAP\000cm_lap\000"
+	"Load Alternate Path\000CMAPR\000cm_apr\000Alternate Path Response\000CMSIDR_REQ\000"
+	"cm_sidr_req\000Service ID Resolution Request\000CMSIDR_REP\000cm_sidr_rep\000"
+	"Service ID Resolution Response\000SNMPFormat\000snmp_format\000"
+	"SNMP Tunneling MAD Format\000SNMPCommunityInfo\000snmp_community_info\000"
+	"Community Name Data Store\000SNMPPDUInfo\000snmp_pdu_info\000Data Segment\000"
+	"CCFormat\000cc_format\000Congestion Control MAD format\000CCLogFormat\000"
+	"cc_log_format\000Congestion Control MAD format (CongestionLog)\000CCCongestionInfo\000"
+	"cc_congestion_info\000Congestion control capabilities\000CCCongestionKeyInfo\000"
+	"cc_congestion_key_info\000Congestion Control key information\000"
+	"CCCongestionLogEntrySwitch\000cc_congestion_log_entry_switch\000"
+	"Switch congestion log event\000CCCongestionLogEntryCA\000cc_congestion_log_entry_ca\000"
+	"CA congestion log event\000CCCongestionLogSwitch\000cc_congestion_log_switch\000"
+	"Congestion log (switch, LogType 1)\000CCCongestionLogCA\000cc_congestion_log_ca\000"
+	"Congestion log (CA, LogType 2)\000CCSwitchCongestionSetting\000"
+	"cc_switch_congestion_setting\000Switch congestion settings\000"
+	"CCSwitchPortCongestionSettingElement\000cc_switch_port_congestion_setting_element\000"
+	"Switch port congestion setting element\000CCSwitchPortCongestionSetting\000"
+	"cc_switch_port_congestion_setting\000Switch port congestion settings (32 ports)\000"
+	"CCCACongestionEntry\000cc_ca_congestion_entry\000CA congestion setting of one SL\000"
+	"CCCACongestionSetting\000cc_ca_congestion_setting\000CA congestion settings\000"
+	"CCCongestionControlTableEntry\000cc_congestion_control_table_entry\000"
+	"Congestion control table entry\000CCCongestionControlTable\000"
+	"cc_congestion_control_table\000Congestion control table (64 entries)\000CCTimestamp\000"
+	"cc_timestamp\000Congestion control timestamp\000VendFormat\000vend_format\000"
+	"Vendor specific MAD format (range 1)\000VendOUIFormat\000vend_oui_format\000"
+	"Vendor specific MAD format with OUI (range 2)\000BMFormat\000bm_format\000"
+	"Baseboard Management MAD format\000MlxGeneralInfo\000mlx_general_info\000"
+	"Mellanox general information (IS4 and later)\000MlxGeneralInfoIS3\000"
+	"mlx_general_info_is3\000Mellanox general information (InfiniScale III)\000"
+	"MlxConfigSpaceRecord\000mlx_config_space_record\000"
+	"Mellanox configuration space record\000MlxConfigSpaceAccess\000"
+	"mlx_config_space_access\000Mellanox configuration space access (InfiniScale III)\000"
+	"MlxCounterGroupInfo\000mlx_counter_group_info\000"
+	"Mellanox counter group information (IS4)\000MlxCounterGroupSelect\000"
+	"mlx_counter_group_select\000Mellanox counter group selection\000"
+	"MlxConfigCounterGroup\000mlx_config_counter_group\000"
+	"Mellanox counter group configuration (IS4)\000OFAPingData\000ofa_ping_data\000"
+	"ibping reply: host and domain name\000OFASysStatPing\000ofa_sys_stat_ping\000"
+	"sysstat ping (no data)\000OFASysStatHostInfo\000ofa_sys_stat_host_info\000"
+	"sysstat host and domain name\000OFASysStatCPUInfo\000ofa_sys_stat_cpu_info\000"
+	"sysstat CPU models and clock rates\000SMP\000Subnet Management (LID routed)\000"
+	"SMPDirected\000Subnet Management (directed route)\000SA\000Subnet Administration\000"
+	"Performance Management\000Baseboard Management\000Device Management\000CM\000"
+	"Communication Management\000SNMP Tunneling\000Vendor Specific (range 1)\000MlxVendor\000"
+	"Mellanox Vendor Specific\000Application Specific (device administration)\000"
+	"Congestion Control\000Vendor Specific with OUI (range 2)\000"
+	"OpenFabrics ping (ibping)\000OpenFabrics system status (ibsysstat)\000SubnGet\000"
+	"SubnSet\000SubnTrap\000SubnTrapRepress\000SubnAdmGet\000SubnAdmSet\000SubnAdmReport\000"
+	"SubnAdmGetTable\000SubnAdmGetTraceTable\000SubnAdmGetMulti\000SubnAdmDelete\000"
+	"PerformanceGet\000PerformanceSet\000PerformanceTrap\000BMGet\000BMSet\000BMSend\000"
+	"BMTrap\000DevMgtGet\000DevMgtSet\000DevMgtTrap\000CommMgtGet\000CommMgtSet\000"
+	"CommMgtSend\000SNMPSend\000VendGet\000VendSet\000VendSend\000VendTrap\000CCGet\000"
+	"CCSet\000CCTrap\000DevAdmGet\000DevAdmSet\000"
 ;
-
-const struct ibstruct_desc *const ibs_all_descs[] = {
-	&desc_hdr_lrh,
-	&desc_hdr_rwh,
-	&desc_hdr_flow_control,
-	&desc_hdr_grh,
-	&desc_hdr_bth,
-	&desc_hdr_rdeth,
-	&desc_hdr_deth,
-	&desc_hdr_xrceth,
-	&desc_hdr_reth,
-	&desc_hdr_atomic_eth,
-	&desc_hdr_aeth,
-	&desc_hdr_atomic_ack_eth,
-	&desc_hdr_imm_dt,
-	&desc_hdr_ieth,
-	&desc_mad_header,
-	&desc_mad_header_split,
-	&desc_mad_header_directed,
-	&desc_gid_parts,
-	&desc_mad_class_port_info,
-	&desc_mad_notice,
-	&desc_mad_inform_info,
-	&desc_rmpp_header,
-	&desc_rmpp_short_header,
-	&desc_rmpp_data,
-	&desc_rmpp_ack,
-	&desc_rmpp_abort,
-	&desc_rmpp_stop,
-	&desc_smp_format,
-	&desc_smp_format_directed,
-	&desc_smp_notice,
-	&desc_smp_notice_trap64_data_details,
-	&desc_smp_notice_trap128_data_details,
-	&desc_smp_notice_trap129_data_details,
-	&desc_smp_notice_trap144_data_details,
-	&desc_smp_notice_trap145_data_details,
-	&desc_smp_notice_trap256_data_details,
-	&desc_smp_notice_trap257_data_details,
-	&desc_smp_notice_trap259_data_details,
-	&desc_smp_node_description,
-	&desc_smp_node_info,
-	&desc_smp_switch_info,
-	&desc_smp_guid_info,
-	&desc_smp_port_info,
-	&desc_smp_pkey_table,
-	&desc_smp_sl2vl_mapping_table,
-	&desc_smp_vlarb_table,
-	&desc_smp_linear_forwarding_table,
-	&desc_smp_lid_port_block,
-	&desc_smp_random_forwarding_table,
-	&desc_smp_multicast_forwarding_table,
-	&desc_smp_sm_info,
-	&desc_smp_vendor_diag,
-	&desc_smp_led_info,
-	&desc_smp_port_info_extended,
-	&desc_mlnx_ext_port_info,
-	&desc_sa_header,
-	&desc_sa_format,
-	&desc_sa_node_record,
-	&desc_sa_port_info_record,
-	&desc_sa_sl2vl_mapping_table_record,
-	&desc_sa_switch_info_record,
-	&desc_sa_linear_forwarding_table_record,
-	&desc_sa_random_forwarding_table_record,
-	&desc_sa_multicast_forwarding_table_record,
-	&desc_sa_vlarb_table_record,
-	&desc_sa_sm_info_record,
-	&desc_sa_pkey_table_record,
-	&desc_sa_inform_info_record,
-	&desc_sa_link_record,
-	&desc_sa_guid_info_record,
-	&desc_sa_service_record,
-	&desc_sa_service_record_data,
-	&desc_ats_service_data,
-	&desc_sa_path_record,
-	&desc_sa_mcmember_record,
-	&desc_sa_trace_record,
-	&desc_sa_multi_path_record,
-	&desc_sa_service_association_record,
-	&desc_pm_format,
-	&desc_pm_port_samples_ctl,
-	&desc_pm_port_samples_res,
-	&desc_pm_port_counters,
-	&desc_pm_port_rcv_error_details,
-	&desc_pm_port_xmit_discard_details,
-	&desc_pm_port_op_rcv_counters,
-	&desc_pm_port_flow_ctl_counters,
-	&desc_pm_port_vl_op_packets,
-	&desc_pm_port_vl_op_data,
-	&desc_pm_port_vl_xmit_flow_ctl_update_errors,
-	&desc_pm_port_vl_xmit_wait_counters,
-	&desc_pm_sw_port_vl_congestion,
-	&desc_pm_port_samples_res_ext,
-	&desc_pm_port_counters_ext,
-	&desc_pm_port_extended_speeds_counters,
-	&desc_pm_port_extended_speeds_counters_rsfec,
-	&desc_pm_port_rcv_con_ctrl,
-	&desc_pm_port_sl_rcv_fecn,
-	&desc_pm_port_sl_rcv_becn,
-	&desc_pm_port_xmit_con_ctrl,
-	&desc_pm_port_vl_xmit_time_cong,
-	&desc_pm_port_xmit_data_sl,
-	&desc_pm_port_rcv_data_sl,
-	&desc_dm_format,
-	&desc_dm_service_entry,
-	&desc_dm_io_unit_info,
-	&desc_dm_io_controller_profile,
-	&desc_dm_service_entries,
-	&desc_dm_diagnostic_timeout,
-	&desc_dm_prepare_to_test,
-	&desc_dm_test_device_once,
-	&desc_dm_test_device_loop,
-	&desc_dm_diag_code,
-	&desc_cm_format,
-	&desc_cm_path,
-	&desc_cm_req,
-	&desc_cm_mra,
-	&desc_cm_rej,
-	&desc_cm_rep,
-	&desc_cm_rtu,
-	&desc_cm_dreq,
-	&desc_cm_drep,
-	&desc_cm_lap,
-	&desc_cm_apr,
-	&desc_cm_sidr_req,
-	&desc_cm_sidr_rep,
-	&desc_snmp_format,
-	&desc_snmp_community_info,
-	&desc_snmp_pdu_info,
-	&desc_cc_format,
-	&desc_cc_log_format,
-	&desc_cc_congestion_info,
-	&desc_cc_congestion_key_info,
-	&desc_cc_congestion_log_entry_switch,
-	&desc_cc_congestion_log_entry_ca,
-	&desc_cc_congestion_log_switch,
-	&desc_cc_congestion_log_ca,
-	&desc_cc_switch_congestion_setting,
-	&desc_cc_switch_port_congestion_setting_element,
-	&desc_cc_switch_port_congestion_setting,
-	&desc_cc_ca_congestion_entry,
-	&desc_cc_ca_congestion_setting,
-	&desc_cc_congestion_control_table_entry,
-	&desc_cc_congestion_control_table,
-	&desc_cc_timestamp,
-	&desc_vend_format,
-	&desc_vend_oui_format,
-	&desc_bm_format,
-	&desc_mlx_general_info,
-	&desc_mlx_general_info_is3,
-	&desc_mlx_config_space_record,
-	&desc_mlx_config_space_access,
-	&desc_mlx_counter_group_info,
-	&desc_mlx_counter_group_select,
-	&desc_mlx_config_counter_group,
-	&desc_ofa_ping_data,
-	&desc_ofa_sys_stat_ping,
-	&desc_ofa_sys_stat_host_info,
-	&desc_ofa_sys_stat_cpu_info,
-};
-const unsigned ibs_ndescs = 158;
-
-const struct ibs_class_entry ibs_classes[] = {
-	{ "SMP", "Subnet Management (LID routed)", 1, 1 },
-	{ "SMPDirected", "Subnet Management (directed route)", 129, 1 },
-	{ "SA", "Subnet Administration", 3, 2 },
-	{ "PerfMgt", "Performance Management", 4, 1 },
-	{ "BM", "Baseboard Management", 5, 1 },
-	{ "DevMgt", "Device Management", 6, 1 },
-	{ "CM", "Communication Management", 7, 2 },
-	{ "SNMP", "SNMP Tunneling", 8, 1 },
-	{ "Vendor", "Vendor Specific (range 1)", 9, 1 },
-	{ "MlxVendor", "Mellanox Vendor Specific", 10, 1 },
-	{ "DevAdm", "Application Specific (device administration)", 16, 1 },
-	{ "CC", "Congestion Control", 33, 2 },
-	{ "VendorOUI", "Vendor Specific with OUI (range 2)", 48, 1 },
-	{ "OFAPing", "OpenFabrics ping (ibping)", 50, 1 },
-	{ "OFASysStat", "OpenFabrics system status (ibsysstat)", 51, 1 },
-};
-const unsigned ibs_nclasses = 15;
-
-const struct ibs_method_entry ibs_methods[] = {
-	{ "Get", 0x01 },
-	{ "Set", 0x02 },
-	{ "Send", 0x03 },
-	{ "Trap", 0x05 },
-	{ "Report", 0x06 },
-	{ "TrapRepress", 0x07 },
-	{ "GetTable", 0x12 },
-	{ "GetTraceTable", 0x13 },
-	{ "GetMulti", 0x14 },
-	{ "Delete", 0x15 },
-	{ "GetResp", 0x81 },
-	{ "ReportResp", 0x86 },
-	{ "GetTableResp", 0x92 },
-	{ "GetTraceTableResp", 0x93 },
-	{ "GetMultiResp", 0x94 },
-	{ "DeleteResp", 0x95 },
-};
-const unsigned ibs_nmethods = 16;
-
-const struct ibs_rpc_entry ibs_rpcs[] = {
-	{ "SubnGet", 0x01, 1 },
-	{ "SubnGet", 0x01, 129 },
-	{ "SubnSet", 0x02, 1 },
-	{ "SubnSet", 0x02, 129 },
-	{ "SubnTrap", 0x05, 1 },
-	{ "SubnTrap", 0x05, 129 },
-	{ "SubnTrapRepress", 0x07, 1 },
-	{ "SubnTrapRepress", 0x07, 129 },
-	{ "SubnAdmGet", 0x01, 3 },
-	{ "SubnAdmSet", 0x02, 3 },
-	{ "SubnAdmReport", 0x06, 3 },
-	{ "SubnAdmGetTable", 0x12, 3 },
-	{ "SubnAdmGetTraceTable", 0x13, 3 },
-	{ "SubnAdmGetMulti", 0x14, 3 },
-	{ "SubnAdmDelete", 0x15, 3 },
-	{ "PerformanceGet", 0x01, 4 },
-	{ "PerformanceSet", 0x02, 4 },
-	{ "PerformanceTrap", 0x05, 4 },
-	{ "BMGet", 0x01, 5 },
-	{ "BMSet", 0x02, 5 },
-	{ "BMSend", 0x03, 5 },
-	{ "BMTrap", 0x05, 5 },
-	{ "DevMgtGet", 0x01, 6 },
-	{ "DevMgtSet", 0x02, 6 },
-	{ "DevMgtTrap", 0x05, 6 },
-	{ "CommMgtGet", 0x01, 7 },
-	{ "CommMgtSet", 0x02, 7 },
-	{ "CommMgtSend", 0x03, 7 },
-	{ "SNMPSend", 0x03, 8 },
-	{ "VendGet", 0x01, 9 },
-	{ "VendGet", 0x01, 10 },
-	{ "VendGet", 0x01, 48 },
-	{ "VendGet", 0x01, 50 },
-	{ "VendGet", 0x01, 51 },
-	{ "VendSet", 0x02, 9 },
-	{ "VendSet", 0x02, 10 },
-	{ "VendSet", 0x02, 48 },
-	{ "VendSet", 0x02, 50 },
-	{ "VendSet", 0x02, 51 },
-	{ "VendSend", 0x03, 9 },
-	{ "VendSend", 0x03, 10 },
-	{ "VendSend", 0x03, 48 },
-	{ "VendSend", 0x03, 50 },
-	{ "VendSend", 0x03, 51 },
-	{ "VendTrap", 0x05, 9 },
-	{ "VendTrap", 0x05, 10 },
-	{ "VendTrap", 0x05, 48 },
-	{ "VendTrap", 0x05, 50 },
-	{ "VendTrap", 0x05, 51 },
-	{ "CCGet", 0x01, 33 },
-	{ "CCSet", 0x02, 33 },
-	{ "CCTrap", 0x05, 33 },
-	{ "DevAdmGet", 0x01, 16 },
-	{ "DevAdmSet", 0x02, 16 },
-};
-const unsigned ibs_nrpcs = 54;

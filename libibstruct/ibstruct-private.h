@@ -60,78 +60,140 @@ enum ibs_disp {
 
 #define IBS_F_RESERVED 0x1
 
-/* Field tables hold no pointers (no relocations: they stay in read-only, shared pages and
- * cost a program nothing at start-up): names are offsets into ibs_strings, a nested struct
- * is an index into ibs_all_descs.  Use the accessors below. */
+/*
+ * The generated tables hold no pointers: every pointer in a const table needs a dynamic
+ * relocation, applied at each start of every program, which puts the table in .data.rel.ro
+ * and dirties its pages (copy-on-write).  Without them the tables stay in .rodata: shared,
+ * clean pages that cost a program nothing until it reads them.  So names are offsets into
+ * ibs_strings, a struct's fields a slice of ibs_fields, a nested struct an index into
+ * ibs_descs, an enum's values a slice of ibs_enum_entries, and unpack/pack go through a
+ * switch on the descriptor's index (ibs_unpack_at(), ibs_pack_at()).  Use the accessors below.
+ * The integers are as narrow as the spec allows (the generator checks the limits).
+ */
+
 struct ibs_field {
-	uint32_t name_off;     /* the field's name in ibs_strings */
-	uint32_t show_off;     /* infiniband-diags display name in ibs_strings, 0 = none */
-	uint32_t bit_offset;   /* from the start of the struct, MSB first */
-	uint32_t bits;         /* per element */
-	uint32_t count;        /* array elements, 1 for scalars */
-	uint8_t type;          /* enum ibstruct_type */
-	uint8_t fmt;           /* enum ibstruct_diags_fmt */
-	uint8_t disp;          /* enum ibs_disp */
-	size_t host_offset;    /* offsetof() in the host struct */
-	size_t host_size;      /* bytes of one element in the host struct */
-	int cm_bit;            /* component mask bit relative to the struct, -1 none */
-	int enum_id;           /* IBSTRUCT_ENUM_* or -1 */
-	unsigned flags;        /* IBS_F_* */
-	int diags_alias;       /* infiniband-diags prints this field's line with the value of
-				* field [diags_alias] of the same struct (libibmad quirks), -1 none */
-	int sub_index;         /* nested struct: index in ibs_all_descs, -1 none */
+	uint32_t name_off;    /* the field's name in ibs_strings */
+	uint32_t show_off;    /* infiniband-diags display name in ibs_strings, 0 = none */
+	uint16_t bit_offset;  /* from the start of the struct, MSB first */
+	uint16_t bits;        /* per element */
+	uint16_t count;       /* array elements, 1 for scalars */
+	uint16_t host_offset; /* offsetof() in the host struct */
+	uint16_t host_size;   /* bytes of one element in the host struct */
+	int16_t cm_bit;       /* component mask bit relative to the struct, -1 none */
+	int16_t enum_id;      /* IBSTRUCT_ENUM_* or -1 */
+	int16_t diags_alias;  /* infiniband-diags prints this field's line with the value
+			       * of field [diags_alias] of the same struct (libibmad quirks),
+			       * -1 none */
+	int16_t sub_index;    /* nested struct: index in ibs_descs, -1 none */
+	uint8_t type;         /* enum ibstruct_type */
+	uint8_t fmt;          /* enum ibstruct_diags_fmt */
+	uint8_t disp;         /* enum ibs_disp */
+	uint8_t flags;        /* IBS_F_* */
 };
 
+/* The public handle is a pointer into ibs_descs. */
 struct ibstruct_desc {
-	const char *name;
-	const char *c_name;
-	const char *desc;
-	size_t size;
-	size_t host_size;
-	int mgmt_class;
-	int attr_id;
-	uint32_t methods;
-	int record;
-	int ncm;
-	const struct ibs_field *fields;
-	unsigned nfields;
-	int (*unpack)(void *host, const void *buf, size_t len);
-	int (*pack)(const void *host, void *buf, size_t len);
+	uint32_t name_off;    /* spec name ("SMPNodeInfo") in ibs_strings */
+	uint32_t c_name_off;  /* C name ("smp_node_info") in ibs_strings */
+	uint32_t text_off;    /* description in ibs_strings, 0 = none */
+	uint32_t methods;     /* bit n: method n allowed */
+	int32_t attr_id;      /* -1: not an attribute */
+	int16_t mgmt_class;   /* -1: generic/none */
+	uint16_t size;        /* wire bytes */
+	uint16_t host_size;   /* sizeof the host struct */
+	uint16_t ncm;         /* component mask bits */
+	uint16_t first_field; /* the fields are ibs_fields[first_field .. + nfields - 1] */
+	uint8_t nfields;
+	uint8_t record;       /* an SA record (has a component mask) */
 };
 
 struct ibs_enum_entry {
-	uint64_t value;
-	const char *name;
+	uint32_t value;
+	uint32_t name_off;
 };
 
+/* An enum's values: ibs_enum_entries[first .. first + count - 1]. */
 struct ibs_enum_table {
-	const char *name;
-	const struct ibs_enum_entry *entries;
-	unsigned count;
+	uint32_t name_off;
+	uint16_t first;
+	uint16_t count;
 };
 
 struct ibs_class_entry {
-	const char *name;
-	const char *desc;
-	int id;
-	int version;
+	uint32_t name_off;
+	uint32_t desc_off;
+	int16_t id;
+	uint8_t version;
 };
 
 struct ibs_method_entry {
-	const char *name;
+	uint32_t name_off;
 	uint8_t code;
 };
 
 struct ibs_rpc_entry {
-	const char *name;
+	uint32_t name_off;
 	uint8_t method;
-	int mgmt_class;
+	int16_t mgmt_class;
 };
 
-extern const struct ibstruct_desc *const ibs_all_descs[];
-extern const unsigned ibs_ndescs;
-/* every field name and display name, NUL-separated; offset 0 is the empty string */
+/* Declared hidden (as defined) so that the code addresses them directly, not through the GOT
+ * (a GOT entry is a relocation too). */
+#pragma GCC visibility push(hidden)
+
+/* every name and description of the tables, NUL-separated; offset 0 is the empty string */
 extern const char ibs_strings[];
+extern const struct ibstruct_desc ibs_descs[];
+extern const unsigned ibs_ndescs;
+extern const struct ibs_field ibs_fields[];
+extern const struct ibs_enum_entry ibs_enum_entries[];
+extern const struct ibs_enum_table ibs_enums[];
+extern const unsigned ibs_nenums;
+extern const struct ibs_class_entry ibs_classes[];
+extern const unsigned ibs_nclasses;
+extern const struct ibs_method_entry ibs_methods[];
+extern const unsigned ibs_nmethods;
+extern const struct ibs_rpc_entry ibs_rpcs[];
+extern const unsigned ibs_nrpcs;
+
+/* ibstruct_unpack()/ibstruct_pack() of the struct ibs_descs[index] (generated switches) */
+int ibs_unpack_at(unsigned index, void *host, const void *buf, size_t len);
+int ibs_pack_at(unsigned index, const void *host, void *buf, size_t len);
+
+#pragma GCC visibility pop
+
+static inline const char *ibs_str(uint32_t off)
+{
+	return ibs_strings + off;
+}
+
+/* the position in ibs_descs, which ibs_unpack_at() and ibs_pack_at() take */
+static inline unsigned ibs_desc_index(const struct ibstruct_desc *d)
+{
+	return (unsigned)(d - ibs_descs);
+}
+
+static inline const char *ibs_desc_name(const struct ibstruct_desc *d)
+{
+	return ibs_strings + d->name_off;
+}
+
+static inline const char *ibs_desc_c_name(const struct ibstruct_desc *d)
+{
+	return ibs_strings + d->c_name_off;
+}
+
+/* NULL when the struct has no description */
+static inline const char *ibs_desc_text(const struct ibstruct_desc *d)
+{
+	return d->text_off ? ibs_strings + d->text_off : NULL;
+}
+
+/* the struct's fields, d->nfields of them */
+static inline const struct ibs_field *ibs_desc_fields(const struct ibstruct_desc *d)
+{
+	return ibs_fields + d->first_field;
+}
 
 static inline const char *ibs_field_name(const struct ibs_field *f)
 {
@@ -146,16 +208,8 @@ static inline const char *ibs_field_show(const struct ibs_field *f)
 
 static inline const struct ibstruct_desc *ibs_field_sub(const struct ibs_field *f)
 {
-	return f->sub_index >= 0 ? ibs_all_descs[f->sub_index] : NULL;
+	return f->sub_index >= 0 ? &ibs_descs[f->sub_index] : NULL;
 }
-extern const struct ibs_enum_table ibs_enums[];
-extern const unsigned ibs_nenums;
-extern const struct ibs_class_entry ibs_classes[];
-extern const unsigned ibs_nclasses;
-extern const struct ibs_method_entry ibs_methods[];
-extern const unsigned ibs_nmethods;
-extern const struct ibs_rpc_entry ibs_rpcs[];
-extern const unsigned ibs_nrpcs;
 
 /* ---- big-endian access ---------------------------------------------------------- */
 

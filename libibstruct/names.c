@@ -24,7 +24,7 @@ IBSTRUCT_EXPORT const char *ibstruct_class_name(int mgmt_class)
 
 	for (i = 0; i < ibs_nclasses; i++)
 		if (ibs_classes[i].id == mgmt_class)
-			return ibs_classes[i].name;
+			return ibs_str(ibs_classes[i].name_off);
 	return NULL;
 }
 
@@ -34,7 +34,7 @@ IBSTRUCT_EXPORT const char *ibstruct_method_name(uint8_t method)
 
 	for (i = 0; i < ibs_nmethods; i++)
 		if (ibs_methods[i].code == method)
-			return ibs_methods[i].name;
+			return ibs_str(ibs_methods[i].name_off);
 	return NULL;
 }
 
@@ -49,7 +49,7 @@ IBSTRUCT_EXPORT const char *ibstruct_rpc_name(int mgmt_class, uint8_t method)
 
 	for (i = 0; i < ibs_nrpcs; i++)
 		if (ibs_rpcs[i].mgmt_class == mgmt_class && ibs_rpcs[i].method == method)
-			return ibs_rpcs[i].name;
+			return ibs_str(ibs_rpcs[i].name_off);
 	return NULL;
 }
 
@@ -61,9 +61,9 @@ const char *ibs_enum_lookup(int enum_id, uint64_t value)
 	if (enum_id < 0 || (unsigned)enum_id >= ibs_nenums)
 		return NULL;
 	t = &ibs_enums[enum_id];
-	for (i = 0; i < t->count; i++)
-		if (t->entries[i].value == value)
-			return t->entries[i].name;
+	for (i = t->first; i < t->first + t->count; i++)
+		if (ibs_enum_entries[i].value == value)
+			return ibs_str(ibs_enum_entries[i].name_off);
 	return NULL;
 }
 
@@ -80,9 +80,9 @@ IBSTRUCT_EXPORT int ibstruct_enum_value(int enum_id, const char *name, uint64_t 
 	if (enum_id < 0 || (unsigned)enum_id >= ibs_nenums || !name || !value)
 		return -EINVAL;
 	t = &ibs_enums[enum_id];
-	for (i = 0; i < t->count; i++)
-		if (!strcasecmp(t->entries[i].name, name)) {
-			*value = t->entries[i].value;
+	for (i = t->first; i < t->first + t->count; i++)
+		if (!strcasecmp(ibs_str(ibs_enum_entries[i].name_off), name)) {
+			*value = ibs_enum_entries[i].value;
 			return 0;
 		}
 	return -ENOENT;
@@ -110,8 +110,9 @@ IBSTRUCT_EXPORT const char *ibstruct_mad_status_code_str(unsigned code)
 /* Class specific codes in status bits 8-15. */
 IBSTRUCT_EXPORT const char *ibstruct_mad_class_status_str(int mgmt_class, unsigned code)
 {
-	static const char *const sa[] = {
-		NULL,
+	/* text in place, no pointers: no relocations (see ibstruct-private.h) */
+	static const char sa[][32] = {
+		"",
 		"ERR_NO_RESOURCES",
 		"ERR_REQ_INVALID",
 		"ERR_NO_RECORDS",
@@ -122,7 +123,7 @@ IBSTRUCT_EXPORT const char *ibstruct_mad_class_status_str(int mgmt_class, unsign
 	};
 
 	if (mgmt_class == IBSTRUCT_CLASS_SA && code < sizeof(sa) / sizeof(sa[0]))
-		return sa[code];
+		return sa[code][0] ? sa[code] : NULL;
 	if (mgmt_class == IBSTRUCT_CLASS_SA && code == 0x80)
 		return "ERR_REQ_PRIORITY_SUGGESTED";
 	return NULL;

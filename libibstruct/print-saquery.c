@@ -32,7 +32,7 @@ static void node_desc_text(char *out, const uint8_t *desc)
 
 static void node_record(struct ibs_out *o, const uint8_t *p, const char *name)
 {
-	static const char *const types[] = { "UNKNOWN", "Channel Adapter", "Switch", "Router" };
+	static const char types[][16] = { "UNKNOWN", "Channel Adapter", "Switch", "Router" };
 	const uint8_t *ni = p + 4;
 	char desc[65];
 

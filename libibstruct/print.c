@@ -57,29 +57,35 @@ static void out_init(struct ibs_out *o, char *buf, size_t len)
 
 /* ---- libibmad value formats ---------------------------------------------------------- */
 
+/*
+ * The name tables of this file hold their text in place (char arrays, not pointers), so that
+ * they need no relocation at start-up (see ibstruct-private.h); "" marks a missing name.
+ */
+
 /* One value of a sparse enumeration; libibmad prints "undefined (N)" for the others. */
 struct named {
 	unsigned value;
-	const char *name;
+	char name[20];
 };
 
 static const struct named width_names[] = {
-	{ 1, "1X" }, { 2, "4X" }, { 4, "8X" }, { 8, "12X" }, { 16, "2X" }, { 0, NULL },
+	{ 1, "1X" }, { 2, "4X" }, { 4, "8X" }, { 8, "12X" }, { 16, "2X" }, { 0, "" },
 };
 static const struct named speed_names[] = {
-	{ 0, "Extended speed" }, { 1, "2.5 Gbps" }, { 2, "5.0 Gbps" }, { 4, "10.0 Gbps" }, { 0, NULL },
+	{ 0, "Extended speed" }, { 1, "2.5 Gbps" }, { 2, "5.0 Gbps" }, { 4, "10.0 Gbps" },
+	{ 0, "" },
 };
 static const struct named speed_ext_names[] = {
 	{ 0, "No Extended Speed" }, { 1, "14.0625 Gbps" }, { 2, "25.78125 Gbps" },
-	{ 4, "53.125 Gbps" }, { 8, "106.25 Gbps" }, { 0, NULL },
+	{ 4, "53.125 Gbps" }, { 8, "106.25 Gbps" }, { 0, "" },
 };
 static const struct named speed_ext2_names[] = {
-	{ 0, "No Extended Speed 2" }, { 1, "212.5 Gbps" }, { 0, NULL },
+	{ 0, "No Extended Speed 2" }, { 1, "212.5 Gbps" }, { 0, "" },
 };
 
 static void fmt_named(struct ibs_out *o, unsigned v, const struct named *names)
 {
-	for (; names->name; names++)
+	for (; names->name[0]; names++)
 		if (names->value == v) {
 			ibs_out_str(o, names->name);
 			return;
@@ -92,7 +98,7 @@ static bool fmt_bits(struct ibs_out *o, unsigned v, const struct named *names)
 {
 	bool any = false;
 
-	for (; names->name; names++)
+	for (; names->name[0]; names++)
 		if (names->value && (v & names->value)) {
 			ibs_out_printf(o, "%s%s", any ? " or " : "", names->name);
 			any = true;
@@ -143,15 +149,22 @@ static void fmt_linkspeedext2_list(struct ibs_out *o, unsigned s)
 		ibs_out_str(o, "212.5 Gbps");
 }
 
-static void fmt_table(struct ibs_out *o, unsigned v, const char *const *names, unsigned n)
+/* bytes per name in the state tables of fmt_value(), NUL included */
+#define STATE_NAME_MAX 26
+
+static void fmt_table(struct ibs_out *o, unsigned v, const char (*names)[STATE_NAME_MAX],
+		      unsigned n)
 {
-	if (v < n && names[v])
+	if (v < n && names[v][0])
 		ibs_out_str(o, names[v]);
 	else
 		ibs_out_printf(o, "?(%d)", (int)v);
 }
 
-static const char *const capmask_names[32] = {
+/* bytes per capability name, NUL included */
+#define CAPMASK_NAME_MAX 40
+
+static const char capmask_names[32][CAPMASK_NAME_MAX] = {
 	[1] = "IsSM",
 	[2] = "IsNoticeSupported",
 	[3] = "IsTrapSupported",
@@ -184,7 +197,7 @@ static const char *const capmask_names[32] = {
 	[31] = "IsHierarchyInfoSupported",
 };
 
-static const char *const capmask2_names[32] = {
+static const char capmask2_names[32][CAPMASK_NAME_MAX] = {
 	[0] = "IsSetNodeDescriptionSupported",
 	[1] = "IsPortInfoExtendedSupported",
 	[2] = "IsVirtualizationSupported",
@@ -198,13 +211,13 @@ static const char *const capmask2_names[32] = {
 	[10] = "IsLinkSpeedNDRSupported",
 };
 
-static void fmt_capmask(struct ibs_out *o, uint32_t mask, const char *const *names)
+static void fmt_capmask(struct ibs_out *o, uint32_t mask, const char (*names)[CAPMASK_NAME_MAX])
 {
 	unsigned i;
 
 	ibs_out_printf(o, "0x%x", mask);
 	for (i = 0; i < 32; i++)
-		if ((mask >> i) & 1 && names[i])
+		if ((mask >> i) & 1 && names[i][0])
 			ibs_out_printf(o, "\n\t\t\t\t%s", names[i]);
 }
 
@@ -228,15 +241,20 @@ static uint64_t odd_width_value(unsigned bits, uint64_t v)
 static void fmt_value(struct ibs_out *o, enum ibstruct_diags_fmt fmt, unsigned bits, uint64_t v,
 		      const uint8_t *bytes)
 {
-	static const char *const portstate[] = { "NoChange", "Down", "Initialize", "Armed",
-						 "Active" };
-	static const char *const physstate[] = { "NoChange", "Sleep", "Polling", "Disabled",
-						 "PortConfigurationTraining", "LinkUp",
-						 "LinkErrorRecovery", "PhyTest" };
-	static const char *const mtu[] = { NULL, "256", "512", "1024", "2048", "4096" };
-	static const char *const vls[] = { "No change", "VL0", "VL0-1", "VL0-3", "VL0-7",
-					   "VL0-14" };
-	static const char *const vlcap[] = { NULL, "VL0", "VL0-1", "VL0-3", "VL0-7", "VL0-14" };
+	static const char portstate[][STATE_NAME_MAX] = {
+		"NoChange", "Down", "Initialize", "Armed", "Active",
+	};
+	static const char physstate[][STATE_NAME_MAX] = {
+		"NoChange", "Sleep", "Polling", "Disabled", "PortConfigurationTraining", "LinkUp",
+		"LinkErrorRecovery", "PhyTest",
+	};
+	static const char mtu[][STATE_NAME_MAX] = { "", "256", "512", "1024", "2048", "4096" };
+	static const char vls[][STATE_NAME_MAX] = {
+		"No change", "VL0", "VL0-1", "VL0-3", "VL0-7", "VL0-14",
+	};
+	static const char vlcap[][STATE_NAME_MAX] = {
+		"", "VL0", "VL0-1", "VL0-3", "VL0-7", "VL0-14",
+	};
 	unsigned sz = (bits + 7) / 8;
 	uint32_t v32 = (uint32_t)v;
 	unsigned i;
@@ -459,10 +477,11 @@ struct diags_walk {
 static void diags_struct(struct ibs_out *o, const struct ibstruct_desc *d, const void *host,
 			 struct diags_walk *w)
 {
+	const struct ibs_field *fields = ibs_desc_fields(d);
 	unsigned i, e;
 
 	for (i = 0; i < d->nfields && !w->done; i++) {
-		const struct ibs_field *f = &d->fields[i];
+		const struct ibs_field *f = &fields[i];
 
 		if (!f->bits)
 			continue;
@@ -479,7 +498,7 @@ static void diags_struct(struct ibs_out *o, const struct ibstruct_desc *d, const
 				w->on = true;
 			if (!w->on)
 				continue;
-			diags_leaf(o, d->fields, f, host, e, NULL);
+			diags_leaf(o, fields, f, host, e, NULL);
 			ibs_out_str(o, "\n");
 			if (w->last && !strcmp(ibs_field_show(f), w->last) && e + 1 == f->count) {
 				w->done = true;
@@ -523,12 +542,12 @@ IBSTRUCT_EXPORT int ibstruct_snprint_diags_field(char *buf, size_t len, const st
 	rc = ibstruct_field_lookup(d, path, &ref);
 	if (rc)
 		return rc;
-	f = &ref.parent->fields[ref.field];
+	f = &ibs_desc_fields(ref.parent)[ref.field];
 	if (ref.whole_array || f->type == IBSTRUCT_TYPE_STRUCT || !f->bits)
 		return -EINVAL;
 	out_init(&o, buf, len);
 	/* host of the parent struct = element address - own offset */
-	diags_leaf(&o, ref.parent->fields, f,
+	diags_leaf(&o, ibs_desc_fields(ref.parent), f,
 		   (const uint8_t *)host + ref.host_offset - f->host_offset - ref.elem * f->host_size,
 		   ref.elem, name);
 	return ibs_out_finish(&o);
@@ -619,7 +638,7 @@ IBSTRUCT_EXPORT int ibstruct_format_value(const struct ibstruct_desc *d, const v
 	rc = ibstruct_field_lookup(d, path, &ref);
 	if (rc)
 		return rc;
-	f = &ref.parent->fields[ref.field];
+	f = &ibs_desc_fields(ref.parent)[ref.field];
 	if (ref.whole_array || f->type == IBSTRUCT_TYPE_STRUCT || !f->bits)
 		return -EINVAL;
 	p = (const uint8_t *)host + ref.host_offset;
@@ -639,10 +658,11 @@ IBSTRUCT_EXPORT int ibstruct_format_value(const struct ibstruct_desc *d, const v
 static void dump_annotate(struct ibs_out *o, const struct ibstruct_desc *d, const uint8_t *wire,
 			  size_t wire_len, uint32_t base, const char *prefix, uint32_t wbit)
 {
+	const struct ibs_field *fields = ibs_desc_fields(d);
 	unsigned i, e;
 
 	for (i = 0; i < d->nfields; i++) {
-		const struct ibs_field *f = &d->fields[i];
+		const struct ibs_field *f = &fields[i];
 		uint32_t start = base + f->bit_offset;
 		uint32_t end = start + f->bits * f->count;
 
@@ -748,7 +768,7 @@ IBSTRUCT_EXPORT int ibstruct_snprint_dump_at(char *buf, size_t len, const struct
 	if (!d || (!wire && wire_len))
 		return -EINVAL;
 	out_init(&o, buf, len);
-	ibs_out_printf(&o, "%*s%s (%zu bytes)\n", (int)indent, "", d->name, d->size);
+	ibs_out_printf(&o, "%*s%s (%u bytes)\n", (int)indent, "", ibs_desc_name(d), d->size);
 	for (off = 0; off < wire_len && off < d->size; off += 4) {
 		size_t n = wire_len - off < 4 ? wire_len - off : 4, i, end;
 
@@ -778,7 +798,8 @@ IBSTRUCT_EXPORT int ibstruct_snprint_dump_at(char *buf, size_t len, const struct
 		ibs_out_str(&o, "\n");
 	}
 	if (wire_len < d->size)
-		ibs_out_printf(&o, "%*s(short: %zu of %zu bytes)\n", (int)indent, "", wire_len, d->size);
+		ibs_out_printf(&o, "%*s(short: %zu of %u bytes)\n", (int)indent, "", wire_len,
+			       d->size);
 	return ibs_out_finish(&o);
 }
 

@@ -435,6 +435,31 @@ def validate(spec):
             resolve_path(spec, st, path, where)
             if not re.fullmatch(r"IB_[A-Z0-9_]+_F", enum):
                 raise SpecError("%s: bad libib field %r" % (where, enum))
+    check_table_limits(spec)
+
+
+def check_table_limits(spec):
+    """The generated tables use narrow integers (struct ibs_field, struct ibstruct_desc)."""
+    for st in spec.struct_order:
+        if st.bytes * 8 > 0xffff:
+            raise SpecError("%s: struct %s is too large for the field tables" % (st.where, st.name))
+        if len(st.fields) > 0xff:
+            raise SpecError("%s: struct %s has more than 255 fields" % (st.where, st.name))
+        if st.ncm > 0x7fff:
+            raise SpecError("%s: struct %s has too many component mask bits" % (st.where, st.name))
+    if sum(len(st.fields) for st in spec.struct_order) > 0xffff:
+        raise SpecError("more than 65535 fields in all")
+    if len(spec.struct_order) > 0x7fff or len(spec.enums) > 0x7fff:
+        raise SpecError("more than 32767 structs or enums")
+    if sum(len(e) for e in spec.enums.values()) > 0xffff:
+        raise SpecError("more than 65535 enum values in all")
+    for en, entries in spec.enums.items():
+        for v, text in entries:
+            if not 0 <= v <= 0xffffffff:
+                raise SpecError("enum %s: value %d does not fit in 32 bits" % (en, v))
+    for cn, c in spec.classes.items():
+        if not -1 <= c["id"] <= 0xff or not 0 <= c["version"] <= 0xff:
+            raise SpecError("class %s: id or version out of range" % cn)
 
 
 def resolve_path(spec, st, path, where):
@@ -755,6 +780,146 @@ class StringPool:
         return out
 
 
+def comment(text):
+    """Text safe inside a C comment."""
+    return text.replace("*/", "* /").replace("/*", "/ *")
+
+
+def emit_struct_code(spec, st, index, w):
+    """The pack/unpack functions of one struct and its public descriptor accessor."""
+    c = st.c
+    # internal unpack/pack without length checks
+    w("static inline void ibs_unpack_%s(struct ibstruct_%s *h, const uint8_t *p)" % (c, c))
+    w("{")
+    if needs_loop_var(spec, st):
+        w("\tunsigned i;")
+    if all(f.bits == 0 for f in st.fields):
+        w("\t(void)p;")
+        w("\th->empty_ = 0;")
+    emit_unpack_fields(spec, st, w, "\t")
+    w("}")
+    w("")
+    w("static inline void ibs_pack_%s(const struct ibstruct_%s *h, uint8_t *p)" % (c, c))
+    w("{")
+    if needs_loop_var(spec, st):
+        w("\tunsigned i;")
+    if all(f.bits == 0 for f in st.fields):
+        w("\t(void)p; (void)h;")
+    emit_pack_fields(spec, st, w, "\t")
+    w("}")
+    w("")
+    w("static inline int ibs_check_%s(const struct ibstruct_%s *h)" % (c, c))
+    w("{")
+    nf = narrow_fields(spec, st)
+    if any(f.count > 1 for f in nf):
+        w("\tunsigned i;")
+    if not nf:
+        w("\t(void)h;")
+    for f in nf:
+        m = "h->%s" % f.name
+        if f.type == "struct":
+            sub = spec.structs[f.sub]
+            if f.count == 1:
+                w("\tif (ibs_check_%s(&%s))" % (sub.c, m))
+            else:
+                w("\tfor (i = 0; i < %d; i++)" % f.count)
+                w("\t\tif (ibs_check_%s(&%s[i]))" % (sub.c, m))
+            w("\t\t\treturn -ERANGE;" if f.count > 1 else "\t\treturn -ERANGE;")
+        elif f.count == 1:
+            w("\tif ((uint64_t)%s >> %d)" % (m, f.bits))
+            w("\t\treturn -ERANGE;")
+        else:
+            w("\tfor (i = 0; i < %d; i++)" % f.count)
+            w("\t\tif ((uint64_t)%s[i] >> %d)" % (m, f.bits))
+            w("\t\t\treturn -ERANGE;")
+    w("\treturn 0;")
+    w("}")
+    w("")
+    # The checked functions are static so that ibs_unpack_at()/ibs_pack_at() call them
+    # directly; the exported names are aliases of them (no PLT call inside the library).
+    # noinline: one copy of the code, the switch cases jump to it.
+    noinline = "static __attribute__((noinline)) int"
+    w("%s gen_unpack_%s(struct ibstruct_%s *h, const void *buf, size_t len)" % (noinline, c, c))
+    w("{")
+    w("\tif (!h || !buf)" if st.bytes else "\tif (!h)")
+    w("\t\treturn -EINVAL;")
+    if st.bytes:
+        w("\tif (len < %d)" % st.bytes)
+        w("\t\treturn -EMSGSIZE;")
+    else:
+        w("\t(void)len;")
+    w("\tibs_unpack_%s(h, (const uint8_t *)buf);" % c)
+    w("\treturn 0;")
+    w("}")
+    w("")
+    w("IBSTRUCT_EXPORT int ibstruct_%s_unpack(struct ibstruct_%s *h, const void *buf, size_t len)" % (c, c))
+    w('\t__attribute__((alias("gen_unpack_%s")));' % c)
+    w("")
+    w("%s gen_pack_%s(const struct ibstruct_%s *h, void *buf, size_t len)" % (noinline, c, c))
+    w("{")
+    w("\tint rc;")
+    w("")
+    w("\tif (!h || !buf)" if st.bytes else "\tif (!h)")
+    w("\t\treturn -EINVAL;")
+    if st.bytes:
+        w("\tif (len < %d)" % st.bytes)
+        w("\t\treturn -EMSGSIZE;")
+    else:
+        w("\t(void)len;")
+    w("\trc = ibs_check_%s(h);" % c)
+    w("\tif (rc)")
+    w("\t\treturn rc;")
+    if st.bytes:
+        w("\tmemset(buf, 0, %d);" % st.bytes)
+    w("\tibs_pack_%s(h, (uint8_t *)buf);" % c)
+    w("\treturn 0;")
+    w("}")
+    w("")
+    w("IBSTRUCT_EXPORT int ibstruct_%s_pack(const struct ibstruct_%s *h, void *buf, size_t len)" % (c, c))
+    w('\t__attribute__((alias("gen_pack_%s")));' % c)
+    w("")
+    w("IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_%s_desc(void)" % c)
+    w("{")
+    w("\treturn &ibs_descs[%d];" % index)
+    w("}")
+    w("")
+
+
+def emit_field_rows(spec, st, pool, order_index, w):
+    c = st.c
+    for f in st.fields:
+        sub = str(order_index[spec.structs[f.sub].c]) if f.type == "struct" else "-1"
+        if f.bits == 0:
+            hoff, hsz = "0", "0"
+        else:
+            hoff = "offsetof(struct ibstruct_%s, %s)" % (c, f.name)
+            if f.type in ("bytes", "str"):
+                hsz = str(f.bits // 8)
+            elif f.count > 1:
+                hsz = "sizeof(((struct ibstruct_%s *)0)->%s[0])" % (c, f.name)
+            else:
+                hsz = "sizeof(((struct ibstruct_%s *)0)->%s)" % (c, f.name)
+        fmt = f.fmt or ("hex" if f.type == "guid" else "none" if f.type in ("struct",) else "uint")
+        if f.type == "gid" and not f.fmt:
+            fmt = "array"
+        if f.type in ("bytes",) and not f.fmt:
+            fmt = "array"
+        if f.type == "str" and not f.fmt:
+            fmt = "string"
+        flags = []
+        if f.reserved:
+            flags.append("IBS_F_RESERVED")
+        flags = " | ".join(flags) or "0"
+        enum = "IBSTRUCT_ENUM_%s" % upper(f.enum) if f.enum else "-1"
+        alias = -1
+        if f.diagsval is not None:
+            alias = next(i for i, g in enumerate(st.fields) if g.name == f.diagsval)
+        w('\t{ %d, %d, %d, %d, %d, %s, %s, %d, %s, %d, %s, IBS_T_%s, IBS_FMT_%s, IBS_DISP_%s, %s },' % (
+            pool.add(f.name), pool.add(f.show) if f.show else 0, f.off, f.bits, f.count,
+            hoff, hsz, f.cm_bit, enum, alias, sub, f.type.upper(), fmt.upper(), f.disp.upper(),
+            flags))
+
+
 def emit_source(spec, out):
     w = out.append
     pool = StringPool()
@@ -769,210 +934,114 @@ def emit_source(spec, out):
     w("/* Static checks pin the host struct sizes of the wire types. */")
     w("_Static_assert(sizeof(ibstruct_gid_t) == 16, \"ibstruct_gid_t must be 16 bytes\");")
     w("")
-    # enum tables
+    for i, st in enumerate(spec.struct_order):
+        emit_struct_code(spec, st, i, w)
+    # dispatch by descriptor index
+    w("/* ibstruct_unpack()/ibstruct_pack() of the struct ibs_descs[index] */")
+    w("int ibs_unpack_at(unsigned index, void *host, const void *buf, size_t len)")
+    w("{")
+    w("\tswitch (index) {")
+    for i, st in enumerate(spec.struct_order):
+        w("\tcase %d:" % i)
+        w("\t\treturn gen_unpack_%s(host, buf, len);" % st.c)
+    w("\t}")
+    w("\treturn -EINVAL;")
+    w("}")
+    w("")
+    w("int ibs_pack_at(unsigned index, const void *host, void *buf, size_t len)")
+    w("{")
+    w("\tswitch (index) {")
+    for i, st in enumerate(spec.struct_order):
+        w("\tcase %d:" % i)
+        w("\t\treturn gen_pack_%s(host, buf, len);" % st.c)
+    w("\t}")
+    w("\treturn -EINVAL;")
+    w("}")
+    w("")
+    # enums
+    w("/* { value, name } of every enum; each enum is a slice of this array */")
+    w("const struct ibs_enum_entry ibs_enum_entries[] = {")
+    slices = []
+    first = 0
     for en in spec.enum_order:
-        w("static const struct ibs_enum_entry enum_%s[] = {" % en)
-        for v, text in spec.enums[en]:
-            w('\t{ %d, "%s" },' % (v, text.replace("\\", "\\\\").replace('"', '\\"')))
-        w("};")
+        entries = spec.enums[en]
+        w("\t/* [%d] %s */" % (first, en))
+        for v, text in entries:
+            w("\t{ %d, %d }, /* %s */" % (v, pool.add(text), comment(text)))
+        slices.append((en, first, len(entries)))
+        first += len(entries)
+    w("};")
+    w("")
+    w("/* { name, first entry, count } */")
     w("const struct ibs_enum_table ibs_enums[] = {")
-    for en in spec.enum_order:
-        w('\t{ "%s", enum_%s, %d },' % (en, en, len(spec.enums[en])))
+    for en, first, n in slices:
+        w("\t{ %d, %d, %d }, /* %s */" % (pool.add(en), first, n, en))
     w("};")
     w("const unsigned ibs_nenums = %d;" % len(spec.enum_order))
     w("")
-    # forward declare descs
+    # fields
+    first_field = []
+    w("/* { name, show, bit_offset, bits, count, host_offset, host_size, cm_bit, enum_id,")
+    w(" *   diags_alias, sub_index, type, fmt, disp, flags } of every struct's fields */")
+    w("const struct ibs_field ibs_fields[] = {")
+    nfields = 0
     for st in spec.struct_order:
-        w("static const struct ibstruct_desc desc_%s;" % st.c)
+        first_field.append(nfields)
+        w("\t/* [%d] %s */" % (nfields, st.name))
+        emit_field_rows(spec, st, pool, order_index, w)
+        nfields += len(st.fields)
+    w("};")
     w("")
-    for st in spec.struct_order:
+    w("const struct ibstruct_desc ibs_descs[] = {")
+    for i, st in enumerate(spec.struct_order):
         c = st.c
-        # internal unpack/pack without length checks
-        w("static inline void ibs_unpack_%s(struct ibstruct_%s *h, const uint8_t *p)" % (c, c))
-        w("{")
-        if needs_loop_var(spec, st):
-            w("\tunsigned i;")
-        if all(f.bits == 0 for f in st.fields):
-            w("\t(void)p;")
-            w("\th->empty_ = 0;")
-        emit_unpack_fields(spec, st, w, "\t")
-        w("}")
-        w("")
-        w("static inline void ibs_pack_%s(const struct ibstruct_%s *h, uint8_t *p)" % (c, c))
-        w("{")
-        if needs_loop_var(spec, st):
-            w("\tunsigned i;")
-        if all(f.bits == 0 for f in st.fields):
-            w("\t(void)p; (void)h;")
-        emit_pack_fields(spec, st, w, "\t")
-        w("}")
-        w("")
-        w("static inline int ibs_check_%s(const struct ibstruct_%s *h)" % (c, c))
-        w("{")
-        nf = narrow_fields(spec, st)
-        if any(f.count > 1 for f in nf):
-            w("\tunsigned i;")
-        if not nf:
-            w("\t(void)h;")
-        for f in nf:
-            m = "h->%s" % f.name
-            if f.type == "struct":
-                sub = spec.structs[f.sub]
-                if f.count == 1:
-                    w("\tif (ibs_check_%s(&%s))" % (sub.c, m))
-                else:
-                    w("\tfor (i = 0; i < %d; i++)" % f.count)
-                    w("\t\tif (ibs_check_%s(&%s[i]))" % (sub.c, m))
-                w("\t\t\treturn -ERANGE;" if f.count > 1 else "\t\treturn -ERANGE;")
-            elif f.count == 1:
-                w("\tif ((uint64_t)%s >> %d)" % (m, f.bits))
-                w("\t\treturn -ERANGE;")
-            else:
-                w("\tfor (i = 0; i < %d; i++)" % f.count)
-                w("\t\tif ((uint64_t)%s[i] >> %d)" % (m, f.bits))
-                w("\t\t\treturn -ERANGE;")
-        w("\treturn 0;")
-        w("}")
-        w("")
-        w("IBSTRUCT_EXPORT int ibstruct_%s_unpack(struct ibstruct_%s *h, const void *buf, size_t len)" % (c, c))
-        w("{")
-        w("\tif (!h || !buf)" if st.bytes else "\tif (!h)")
-        w("\t\treturn -EINVAL;")
-        if st.bytes:
-            w("\tif (len < %d)" % st.bytes)
-            w("\t\treturn -EMSGSIZE;")
-        else:
-            w("\t(void)len;")
-        w("\tibs_unpack_%s(h, (const uint8_t *)buf);" % c)
-        w("\treturn 0;")
-        w("}")
-        w("")
-        w("IBSTRUCT_EXPORT int ibstruct_%s_pack(const struct ibstruct_%s *h, void *buf, size_t len)" % (c, c))
-        w("{")
-        w("\tint rc;")
-        w("")
-        w("\tif (!h || !buf)" if st.bytes else "\tif (!h)")
-        w("\t\treturn -EINVAL;")
-        if st.bytes:
-            w("\tif (len < %d)" % st.bytes)
-            w("\t\treturn -EMSGSIZE;")
-        else:
-            w("\t(void)len;")
-        w("\trc = ibs_check_%s(h);" % c)
-        w("\tif (rc)")
-        w("\t\treturn rc;")
-        if st.bytes:
-            w("\tmemset(buf, 0, %d);" % st.bytes)
-        w("\tibs_pack_%s(h, (uint8_t *)buf);" % c)
-        w("\treturn 0;")
-        w("}")
-        w("")
-        w("static int gen_unpack_%s(void *h, const void *buf, size_t len)" % c)
-        w("{")
-        w("\treturn ibstruct_%s_unpack((struct ibstruct_%s *)h, buf, len);" % (c, c))
-        w("}")
-        w("")
-        w("static int gen_pack_%s(const void *h, void *buf, size_t len)" % c)
-        w("{")
-        w("\treturn ibstruct_%s_pack((const struct ibstruct_%s *)h, buf, len);" % (c, c))
-        w("}")
-        w("")
-        # fields table
-        w("static const struct ibs_field fields_%s[] = {" % c)
-        for f in st.fields:
-            sub = str(order_index[spec.structs[f.sub].c]) if f.type == "struct" else "-1"
-            if f.bits == 0:
-                hoff, hsz = "0", "0"
-            else:
-                hoff = "offsetof(struct ibstruct_%s, %s)" % (c, f.name)
-                if f.type in ("bytes", "str"):
-                    hsz = str(f.bits // 8)
-                elif f.count > 1:
-                    hsz = "sizeof(((struct ibstruct_%s *)0)->%s[0])" % (c, f.name)
-                else:
-                    hsz = "sizeof(((struct ibstruct_%s *)0)->%s)" % (c, f.name)
-            fmt = f.fmt or ("hex" if f.type == "guid" else "none" if f.type in ("struct",) else "uint")
-            if f.type == "gid" and not f.fmt:
-                fmt = "array"
-            if f.type in ("bytes",) and not f.fmt:
-                fmt = "array"
-            if f.type == "str" and not f.fmt:
-                fmt = "string"
-            flags = []
-            if f.reserved:
-                flags.append("IBS_F_RESERVED")
-            flags = " | ".join(flags) or "0"
-            enum = "IBSTRUCT_ENUM_%s" % upper(f.enum) if f.enum else "-1"
-            alias = -1
-            if f.diagsval is not None:
-                alias = next(i for i, g in enumerate(st.fields) if g.name == f.diagsval)
-            w('\t{ %d, %d, %d, %d, %d, IBS_T_%s, IBS_FMT_%s, IBS_DISP_%s, %s, %s, %d, %s, %s, %d, %s },' % (
-                pool.add(f.name), pool.add(f.show) if f.show else 0, f.off, f.bits, f.count,
-                f.type.upper(), fmt.upper(),
-                f.disp.upper(), hoff, hsz, f.cm_bit, enum, flags, alias, sub))
-        w("};")
-        w("")
         cls = spec.classes[st.cls] if st.cls else None
-        w("static const struct ibstruct_desc desc_%s = {" % c)
-        w('\t.name = "%s",' % st.name)
-        w('\t.c_name = "%s",' % c)
-        w('\t.desc = %s,' % cstr(st.desc or None))
-        w("\t.size = %d," % st.bytes)
-        w("\t.host_size = sizeof(struct ibstruct_%s)," % c)
-        w("\t.mgmt_class = %d," % (cls["id"] if cls else -1))
-        w("\t.attr_id = %d," % (st.attr if st.attr is not None else -1))
-        w("\t.methods = 0x%08xu," % methods_mask(spec, st))
-        w("\t.record = %d," % (1 if st.record else 0))
-        w("\t.ncm = %d," % st.ncm)
-        w("\t.fields = fields_%s," % c)
-        w("\t.nfields = %d," % len(st.fields))
-        w("\t.unpack = gen_unpack_%s," % c)
-        w("\t.pack = gen_pack_%s," % c)
-        w("};")
-        w("")
-        w("IBSTRUCT_EXPORT const struct ibstruct_desc *ibstruct_%s_desc(void)" % c)
-        w("{")
-        w("\treturn &desc_%s;" % c)
-        w("}")
-        w("")
-    w("/* Field names and display names (struct ibs_field holds offsets into this). */")
-    w("const char ibs_strings[] =")
-    for line in pool.lines():
-        w("\t%s" % line)
-    w(";")
-    w("")
-    w("const struct ibstruct_desc *const ibs_all_descs[] = {")
-    for st in spec.struct_order:
-        w("\t&desc_%s," % st.c)
+        w("\t[%d] = {" % i)
+        w("\t\t.name_off = %d, /* %s */" % (pool.add(st.name), st.name))
+        w("\t\t.c_name_off = %d, /* %s */" % (pool.add(c), c))
+        w("\t\t.text_off = %d," % (pool.add(st.desc) if st.desc else 0))
+        w("\t\t.methods = 0x%08xu," % methods_mask(spec, st))
+        w("\t\t.attr_id = %d," % (st.attr if st.attr is not None else -1))
+        w("\t\t.mgmt_class = %d," % (cls["id"] if cls else -1))
+        w("\t\t.size = %d," % st.bytes)
+        w("\t\t.host_size = sizeof(struct ibstruct_%s)," % c)
+        w("\t\t.ncm = %d," % st.ncm)
+        w("\t\t.first_field = %d," % first_field[i])
+        w("\t\t.nfields = %d," % len(st.fields))
+        w("\t\t.record = %d," % (1 if st.record else 0))
+        w("\t},")
     w("};")
     w("const unsigned ibs_ndescs = %d;" % len(spec.struct_order))
     w("")
+    w("/* { name, description, id, version } */")
     w("const struct ibs_class_entry ibs_classes[] = {")
     for cn in spec.class_order:
         c = spec.classes[cn]
-        w('\t{ "%s", %s, %d, %d },' % (cn, cstr(c["desc"]), c["id"], c["version"]))
+        w("\t{ %d, %d, %d, %d }, /* %s */" % (pool.add(cn), pool.add(c["desc"]), c["id"], c["version"], cn))
     w("};")
     w("const unsigned ibs_nclasses = %d;" % len(spec.class_order))
     w("")
+    w("/* { name, code } */")
     w("const struct ibs_method_entry ibs_methods[] = {")
     for mn in spec.method_order:
-        w('\t{ "%s", 0x%02x },' % (mn, spec.methods[mn]))
+        w("\t{ %d, 0x%02x }, /* %s */" % (pool.add(mn), spec.methods[mn], mn))
     w("};")
     w("const unsigned ibs_nmethods = %d;" % len(spec.method_order))
     w("")
+    w("/* { name, method, class } */")
     w("const struct ibs_rpc_entry ibs_rpcs[] = {")
     for rn in spec.rpc_order:
         meth, classes, _ = spec.rpcs[rn]
         for cl in classes:
-            w('\t{ "%s", 0x%02x, %d },' % (rn, spec.methods[meth], spec.classes[cl]["id"]))
+            w("\t{ %d, 0x%02x, %d }, /* %s */" % (pool.add(rn), spec.methods[meth], spec.classes[cl]["id"], rn))
     w("};")
     w("const unsigned ibs_nrpcs = %d;" % sum(len(spec.rpcs[r][1]) for r in spec.rpc_order))
-
-
-def cstr(s):
-    if s is None:
-        return "NULL"
-    return '"%s"' % s.replace("\\", "\\\\").replace('"', '\\"')
+    w("")
+    w("/* Every name and description of the tables above, NUL-separated. */")
+    w("const char ibs_strings[] =")
+    for line in pool.lines():
+        w("\t%s" % line)
+    w(";")
 
 
 def emit_sym(spec, out):
