@@ -13,7 +13,10 @@
 
 #define IBPATH_EXPORT __attribute__((visibility("default")))
 
-#define PATH_LEN 4096
+/* a sysfs path: the root (struct ibpath_devlist.root) plus at most
+ * "/class/infiniband/<64-byte device>/ports/<n>/pkeys/<n>"; a longer one is -ENAMETOOLONG.
+ * Kept small: four of these are on the stack at once while a device is read. */
+#define PATH_LEN 1280
 #define IBPATH_MAX_PORTS 256
 #define IBPATH_MAX_GIDS 256
 #define IBPATH_MAX_PKEYS 128
