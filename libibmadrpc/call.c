@@ -733,7 +733,11 @@ static void attempt_lost(struct ibmadrpc_port *port, struct ibmadrpc_call *c)
 
 static void handle_timeouts(struct ibmadrpc_port *port)
 {
-	uint64_t now = ibmadrpc_now_us();
+	uint64_t now;
+
+	if (!port->thead && !port->tx_list)
+		return; /* nothing timed: spare the clock read */
+	now = ibmadrpc_now_us();
 
 	while (port->thead && port->thead->deadline_us <= now)
 		attempt_lost(port, port->thead);
