@@ -29,7 +29,7 @@ echo "sync and parallel sweeps: $n attributes each"
 # 20% drops at the client's leaf switch (requests and replies pass it): retries recover
 leaf=$(fabric_run $H "$FABRIC_REF/smpquery" -D nodedesc 0,1 | sed 's/^Node Description:\.*//')
 fabric_console "Error \"$leaf\" 20" >/dev/null || { echo "FAIL: cannot set drops on '$leaf'"; exit 1; }
-fabric_run $H "$sweep" par $L 32 50 12 > "$FABRIC_DIR/drop.txt" 2>"$FABRIC_DIR/drop.err"
+fabric_run $H "$sweep" par $L 32 100 12 > "$FABRIC_DIR/drop.txt" 2>"$FABRIC_DIR/drop.err"
 cmp -s "$FABRIC_DIR/sync.txt" "$FABRIC_DIR/drop.txt" ||
 	{ echo "FAIL: with 20% drops the sweep differs"; tail -3 "$FABRIC_DIR/drop.err"; fail=1; }
 fabric_console "Error \"$leaf\" 0" >/dev/null
