@@ -5,6 +5,17 @@
 set -eu
 b=$(cd "${1:-.}" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
+
+# pin_sim: pins the running fabric's ibsim to the first CPU this script may use and prints
+# the prefix that runs a client there ("taskset -c N"); prints nothing without taskset.
+# A round trip is a hand-over between the client and ibsim: on one CPU a direct wake-up
+# (~8 us), across CPUs a wait for an idle CPU to wake (~60 us), and which of the two an
+# unpinned run gets is luck (see README.md).
+pin_sim() {
+	command -v taskset > /dev/null 2>&1 || return 0
+	_cpu=$(taskset -cp $$ | sed 's/.*: *//; s/[-,].*//')
+	taskset -cp "$_cpu" "$FABRIC_SIM_PID" > /dev/null && echo "taskset -c $_cpu"
+}
 echo "== libibstruct decode: unpack + every field, ours vs libibmad mad_decode_field"
 "$b/bench/bench-ibstruct"
 if [ -x "$b/bench/bench-madrpc" ]; then
@@ -14,15 +25,8 @@ if [ -x "$b/bench/bench-madrpc" ]; then
 	. "$top/tests/fabric/fabric.sh"
 	fabric_require
 	fabric_start "$top/tests/fabric/topo/two-switch.net"
-	# A round trip is a hand-over between the client and ibsim.  On one CPU it is a direct
-	# wake-up (~8 us); across CPUs it waits for an idle CPU to wake (~60 us), and which of
-	# the two a run gets is luck: both processes are pinned to the first CPU the run may use.
-	pin=
-	if command -v taskset > /dev/null 2>&1; then
-		cpu=$(taskset -cp $$ | sed 's/.*: *//; s/[-,].*//')
-		taskset -cp "$cpu" "$FABRIC_SIM_PID" > /dev/null && pin="taskset -c $cpu" &&
-			echo "  ibsim and the clients pinned to CPU $cpu"
-	fi
+	pin=$(pin_sim)
+	[ -n "$pin" ] && echo "  ibsim and the clients pinned to CPU ${pin##* }"
 	l=0; o=0; : > "$FABRIC_DIR/ratios"
 	for round in 1 2 3 4 5 6 7 8 9; do
 		x=$(fabric_run hca-a1 $pin "$b/bench/bench-madrpc" libibmad 1 20000)
@@ -49,16 +53,13 @@ if [ -x "$b/bench/bench-sched" ]; then
 	sh "$top/tests/fabric/topo/gen-fat-tree.sh" 48 20 16 > "$net"
 	n=$(fabric_count_nodes "$net")
 	IBMGMT_FABRIC_TIMEOUT=${IBMGMT_FABRIC_TIMEOUT:-180} fabric_start "$net"
-	# twice: free (the scheduler may use both CPUs) and with ibsim and the client pinned to
-	# one CPU (every hand-over a direct wake-up, see the round trips above): sequential
-	# round trips differ by ~8x between the two, and which one a free run gets is luck
+	# twice: free (the scheduler may use both CPUs) and pinned (see pin_sim): sequential
+	# round trips differ by ~8x between the two
 	for mode in free pinned; do
 		pin=
 		if [ $mode = pinned ]; then
-			command -v taskset > /dev/null 2>&1 || break
-			cpu=$(taskset -cp $$ | sed 's/.*: *//; s/[-,].*//')
-			taskset -cp "$cpu" "$FABRIC_SIM_PID" > /dev/null || break
-			pin="taskset -c $cpu"
+			pin=$(pin_sim)
+			[ -n "$pin" ] || break
 		fi
 		ref=$(fabric_run ft-h001 $pin "$b/bench/bench-sched" libibmad "$n" | cut -d' ' -f2)
 		echo "  [$mode] $n nodes; libibmad smp_query_via, sequential: $ref MADs/s"

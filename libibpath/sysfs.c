@@ -249,6 +249,8 @@ static int read_device(struct ibpath_devlist *list, struct ibpath_device *dev, c
 		if (rc == 0)
 			dev->nports++;
 	}
+	/* glibc's qsort of elements this large (a port is ~5 KB) first asks the kernel for
+	 * the memory size: not worth a system call for the usual single port */
 	if (dev->nports > 1)
 		qsort(dev->ports, dev->nports, sizeof(*dev->ports), port_cmp);
 	/* back pointers survive the sort: they point at dev, not at the array */
@@ -368,7 +370,7 @@ IBPATH_EXPORT int ibpath_devlist_open(struct ibpath_devlist **out, const char *s
 		ibpath_devlist_close(list);
 		return -ENODEV;
 	}
-	if ((flags & IBPATH_DEVLIST_SORTED) && list->ndevs > 1)
+	if (flags & IBPATH_DEVLIST_SORTED)
 		qsort(list->devs, list->ndevs, sizeof(*list->devs), name_cmp);
 	*out = list;
 	return 0;

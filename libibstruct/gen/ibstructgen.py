@@ -785,6 +785,17 @@ def comment(text):
     return text.replace("*/", "* /").replace("/*", "/ *")
 
 
+def emit_argument_checks(st, w):
+    """The checked pack/unpack functions' argument checks: pointers, then the buffer length."""
+    w("\tif (!h || !buf)" if st.bytes else "\tif (!h)")
+    w("\t\treturn -EINVAL;")
+    if st.bytes:
+        w("\tif (len < %d)" % st.bytes)
+        w("\t\treturn -EMSGSIZE;")
+    else:
+        w("\t(void)len;")
+
+
 def emit_struct_code(spec, st, index, w):
     """The pack/unpack functions of one struct and its public descriptor accessor."""
     c = st.c
@@ -841,13 +852,7 @@ def emit_struct_code(spec, st, index, w):
     noinline = "static __attribute__((noinline)) int"
     w("%s gen_unpack_%s(struct ibstruct_%s *h, const void *buf, size_t len)" % (noinline, c, c))
     w("{")
-    w("\tif (!h || !buf)" if st.bytes else "\tif (!h)")
-    w("\t\treturn -EINVAL;")
-    if st.bytes:
-        w("\tif (len < %d)" % st.bytes)
-        w("\t\treturn -EMSGSIZE;")
-    else:
-        w("\t(void)len;")
+    emit_argument_checks(st, w)
     w("\tibs_unpack_%s(h, (const uint8_t *)buf);" % c)
     w("\treturn 0;")
     w("}")
@@ -859,13 +864,7 @@ def emit_struct_code(spec, st, index, w):
     w("{")
     w("\tint rc;")
     w("")
-    w("\tif (!h || !buf)" if st.bytes else "\tif (!h)")
-    w("\t\treturn -EINVAL;")
-    if st.bytes:
-        w("\tif (len < %d)" % st.bytes)
-        w("\t\treturn -EMSGSIZE;")
-    else:
-        w("\t(void)len;")
+    emit_argument_checks(st, w)
     w("\trc = ibs_check_%s(h);" % c)
     w("\tif (rc)")
     w("\t\treturn rc;")
