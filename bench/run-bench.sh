@@ -78,3 +78,8 @@ if [ -x "$b/utils/smpquery" ]; then
 	echo
 	sh "$top/bench/bench-tools.sh" "$b"
 fi
+if [ -x "$b/tests/topo/topo-dump" ] && [ -x "$b/bench/bench-simrate" ]; then
+	echo
+	# BENCH_SIZES, BENCH_PAIRS, BENCH_SM, ...: see bench/README.md
+	sh "$top/bench/bench-topo.sh" "$b"
+fi
