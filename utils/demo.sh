@@ -35,7 +35,7 @@ b=$top/build/demo
 mkdir -p "$b"
 (cd "$b" && { [ -f Makefile ] || "$top/configure" --quiet; } &&
 	make -s -j"$(nproc 2>/dev/null || echo 2)" all tests/ibpath-ibstat tests/madrpc-probe \
-		tests/sched-sweep) >/dev/null
+		tests/sched-sweep tests/topo/topo-dump $(grep -q '^tests_topo_ibnd_dump' Makefile && echo tests/topo/ibnd-dump)) >/dev/null
 
 . "$top/tests/fabric/fabric.sh"
 fabric_require ibstat smpdump ibaddr perfquery saquery
@@ -124,6 +124,33 @@ echo
 echo "---- LID 1 port 7: PortInfo as a packet dump (libibstruct)"
 fabric_run hca-a1 "$FABRIC_REF/smpdump" 1 0x15 7 | "$dec" --dump SMPPortInfo
 
+# libibtopo: the whole fabric discovered, next to libibnetdisc (infiniband-diags' discovery)
+echo
+echo "---- libibtopo: the fabric discovered (DR walk, 64 SMPs in flight)"
+ours=$(fabric_run hca-a1 "$b/tests/topo/topo-dump")
+echo "$ours" | grep -c '^node ' | sed 's/$/ nodes/'
+echo "$ours" | grep '^node ' | sed 's/ path \([^ ]*\) desc/  reached by \1/' | cut -c1-110
+if [ -x "$b/tests/topo/ibnd-dump" ]; then
+	ref=$(fabric_run hca-a1 "$b/tests/topo/ibnd-dump")
+	if [ "$ref" = "$ours" ]; then
+		echo "     (the whole database - nodes, raw attributes, ports, links, LIDs, paths, order,"
+		echo "      SMP count - identical to libibnetdisc's, $(echo "$ours" | wc -l) lines)"
+	else
+		echo "     DIFFERS from libibnetdisc:"
+		printf '%s\n' "$ref" > "$FABRIC_DIR/ref" && printf '%s\n' "$ours" > "$FABRIC_DIR/ours"
+		diff -u "$FABRIC_DIR/ref" "$FABRIC_DIR/ours" | head -40 || true
+		status=1
+	fi
+fi
+fabric_stop
+
+echo "== a 368-node fat tree (tests/fabric/topo/fat-tree.net): discovery time, ours and libibnetdisc"
+fabric_start "$top/tests/fabric/topo/fat-tree.net"
+for i in 1 2 3; do
+	printf 'ours:         %s\n' "$(fabric_run ft-h001 "$b/tests/topo/topo-dump" -q)"
+	[ -x "$b/tests/topo/ibnd-dump" ] &&
+		printf 'libibnetdisc: %s\n' "$(fabric_run ft-h001 "$b/tests/topo/ibnd-dump" -q -o 64)"
+done
 fabric_stop
 echo
 [ $status = 0 ] && echo "== done: every comparison matched" || echo "== done: some output differed"
