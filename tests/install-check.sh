@@ -12,11 +12,12 @@
 #      must be "<lib> <pkg-config --modversion>".  The README's pkg-config example is built
 #      with the README's own command.  An installed tool runs.
 #   2. `make install-<lib> DESTDIR=<tmp>/<lib>` for every library: it holds exactly that
-#      library's files (its .so, .so.N, .la, the headers of <lib>/include/ibmgmt/ and
-#      <lib>.pc), all of them part of `make install`; what `make install` adds beyond the
-#      libraries is the tools and their section 8 pages.
+#      library's files (its .so, .so.N, .la, the headers of <lib>/include/ibmgmt/, <lib>.pc,
+#      its man pages of <lib>/man/ and their link pages), all of them part of `make install`;
+#      what `make install` adds beyond the libraries is the tools and their section 8 pages.
 #      The per-library trees, stacked bottom up, build and run each consumer again.
-# make installcheck (--installed): step 1 (without the README and tool runs) on what
+#   3. tests/man-check.sh on the section 3 pages of the full install.
+# make installcheck (--installed): steps 1 (without the README and tool runs) and 3 on what
 # `make install` put under $(DESTDIR)$(prefix).
 #
 # The library list is the build's lib_LTLIBRARIES (IBMGMT_LIBRARIES), bottom of the stack
@@ -26,7 +27,7 @@ set -u
 mode=check
 [ "${1:-}" = --installed ] && mode=installed
 : "${top_srcdir:=.}" "${top_builddir:=.}" "${CC:=cc}" "${CXX:=c++}" "${MAKE:=make}"
-: "${PKG_CONFIG:=pkg-config}" "${TEST_CFLAGS:=}"
+: "${PKG_CONFIG:=pkg-config}" "${TEST_CFLAGS:=}" "${IBMGMT_MAN:=yes}"
 for v in IBMGMT_LIBRARIES prefix libdir includedir pkgconfigdir mandir sbindir; do
 	eval "val=\${$v:-}"
 	[ -n "$val" ] || { echo "ERROR: $v is not set (run this through make check)"; exit 99; }
@@ -120,6 +121,18 @@ list() {
 	(cd "$1" && find . \( -type f -o -type l \) -print) | sed 's|^\.||' | LC_ALL=C sort
 }
 
+# man_pages LIB: the section 3 pages of LIB as installed: its pages and their link pages.
+man_pages() {
+	[ "$IBMGMT_MAN" = yes ] || return 0
+	set -- "$top_srcdir/$1"/man/*.3
+	[ -f "$1" ] || return 0
+	for p in "$@"; do
+		echo "$mandir/man3/${p##*/}"
+	done
+	sh "$top_srcdir/doc/man-links.sh" list "$@" |
+		while read -r name _page; do echo "$mandir/man3/$name.3"; done
+}
+
 # wanted LIB ALL: the files of LIB (ALL: the file list of the full install, for the .so names)
 wanted() {
 	grep -E "^$libdir/$1(\\.so(\\.[0-9]+)*|\\.la)\$" "$2"
@@ -127,6 +140,7 @@ wanted() {
 		[ -f "$h" ] && echo "$includedir/ibmgmt/${h##*/}"
 	done
 	echo "$pkgconfigdir/$1.pc"
+	man_pages "$1"
 }
 
 if [ $mode = installed ]; then
@@ -134,6 +148,10 @@ if [ $mode = installed ]; then
 	for lib in $libs; do
 		consumer "$root" "$lib" "$root$prefix"
 	done
+	if [ "$IBMGMT_MAN" = yes ]; then
+		# shellcheck disable=SC2086
+		sh "$top_srcdir/tests/man-check.sh" "$root$mandir" $libs || fail=1
+	fi
 	exit $fail
 fi
 
@@ -217,6 +235,12 @@ if [ -s "$tmp/stray" ]; then
 	fail=1
 else
 	echo "ok: make install holds the libraries' files, the tools and their man pages, nothing else"
+fi
+
+# ---- 3. man pages ---------------------------------------------------------------------------
+if [ "$IBMGMT_MAN" = yes ]; then
+	# shellcheck disable=SC2086
+	sh "$top_srcdir/tests/man-check.sh" "$all$mandir" $libs || fail=1
 fi
 
 exit $fail
