@@ -41,7 +41,7 @@ src=$work/ibmgmt
 
 # ---- 1. the package build from a clean checkout --------------------------------------------
 if command -v git > /dev/null 2>&1 && git -C "$top" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
-	(cd "$top" && git ls-files -z | xargs -0 tar -cf - --no-recursion) | (cd "$src" && tar -xf -) ||
+	(cd "$top" && git ls-files -z | tar --null --no-recursion -T - -cf -) | (cd "$src" && tar -xf -) ||
 		{ echo "FAIL: cannot copy the tracked files"; exit 1; }
 	how="the files git tracks"
 else
