@@ -4,7 +4,11 @@
 #   1. a normal build with -Werror and `make check`
 #   2. a sanitizer build (ASan + UBSan) and `make check`
 #   3. `make distcheck` (tarball builds, passes its tests, installs and uninstalls cleanly)
-# Build trees go under ${BUILD_ROOT:-build}/.  Exit status: 0 only if all three pass.
+#   4. the Debian packages: dpkg-buildpackage on a clean checkout, lintian, then a tool and
+#      every library's consumer program run from the packages extracted with dpkg -x
+#      (tests/debian-build.sh; skipped without dpkg-buildpackage/debhelper/lintian unless
+#      IBMGMT_REQUIRE_DEB=1, as CI sets it)
+# Build trees go under ${BUILD_ROOT:-build}/.  Exit status: 0 only if all four pass.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 root=${BUILD_ROOT:-$top/build}
@@ -21,17 +25,22 @@ show_failures() {
 autoreconf -fi
 mkdir -p "$root/normal" "$root/sanitizers"
 
-echo "=== [1/3] build and check (-Werror)"
+echo "=== [1/4] build and check (-Werror)"
 (cd "$root/normal" && "$top/configure" --enable-werror && make -j"$jobs" && make -j"$jobs" check) || {
 	show_failures "$root/normal"; exit 1; }
 
-echo "=== [2/3] sanitizer build and check (ASan + UBSan)"
+echo "=== [2/4] sanitizer build and check (ASan + UBSan)"
 (cd "$root/sanitizers" && "$top/configure" --enable-werror --enable-sanitizers --disable-fuzz &&
 	make -j"$jobs" && make -j"$jobs" check) || {
 	show_failures "$root/sanitizers"; exit 1; }
 
-echo "=== [3/3] distcheck"
+echo "=== [3/4] distcheck"
 # a failed distcheck leaves its tree (ibmgmt-VERSION/_build) for show_failures to read
 (cd "$root/normal" && make -j"$jobs" distcheck) || { show_failures "$root/normal"; exit 1; }
+
+echo "=== [4/4] Debian packages"
+rc=0
+sh "$top/tests/debian-build.sh" "$root/deb" "$jobs" || rc=$?
+[ $rc = 0 ] || [ $rc = 77 ] || exit 1
 
 echo "=== all tests passed"

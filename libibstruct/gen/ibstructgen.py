@@ -10,6 +10,7 @@ libibstruct source folder next to this script):
   ibstruct-gen.c                  pack/unpack, descriptor and name tables
   libibstruct-gen.sym             exported generated symbols (merged into libibstruct.sym)
   ../tests/ibstruct-libib-map.h   libibmad field map for the differential test
+  man/ibstruct-<area>.3           a section 3 page per spec file (30-smp.spec: ibstruct-smp.3)
 With --check nothing is written: the spec is parsed and validated only.
 Only the python3 standard library is used.
 """
@@ -94,6 +95,7 @@ class Struct:
         self.fields = []
         self.maps = []  # (path, enum, where)
         self.where = ""
+        self.file = ""
         self.ncm = 0
 
 
@@ -199,6 +201,7 @@ def parse_files(paths):
             elif kw == "struct":
                 cur = Struct(toks[1])
                 cur.where = where
+                cur.file = path
                 kv, flags = parse_kv(toks[2:], where)
                 for k, v in kv.items():
                     if k == "bytes":
@@ -1073,6 +1076,170 @@ def emit_libib_map(spec, out):
         w('X(%s, "%s", ibstruct_%s_desc, "%s", %d)' % (enum, enum.replace(" ", ""), st.c, path, st.libib_bias))
 
 
+
+def man_page_name(path):
+    """30-smp.spec -> ibstruct-smp: the man page of the structures of one spec file."""
+    base = os.path.basename(path)
+    base = re.sub(r"^\d+-", "", base)
+    return "ibstruct-" + re.sub(r"\.spec$", "", base)
+
+
+def man_escape(text):
+    text = text.replace("\\", "\\e")
+    if text.startswith((".", "'")):
+        text = "\\&" + text
+    return text
+
+
+def spec_title(path):
+    """The first sentence of the spec file's leading comment, up to its first '(' or ':'."""
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line.startswith("#"):
+                break
+            text = line.lstrip("#").strip()
+            if text and not text.startswith("SPDX"):
+                return re.split(r"\s*[(:]", text, 1)[0].rstrip(".")
+    return "InfiniBand structures"
+
+
+def man_member_type(spec, f):
+    t = host_ctype(spec, f)
+    if f.type in ("bytes", "str"):
+        return "%s[%d]" % (t, f.bits // 8)
+    if f.count > 1:
+        return "%s[%d]" % (t, f.count)
+    return t
+
+
+def emit_man(spec, path, out):
+    """One section 3 page for the structures of one spec file: the typed functions in NAME
+    and SYNOPSIS (the link pages come from NAME), each struct's layout in DESCRIPTION."""
+    w = out.append
+    page = man_page_name(path)
+    structs = [st for st in spec.structs.values() if st.file == path]
+    funcs = []
+    for st in structs:
+        funcs += ["ibstruct_%s_%s" % (st.c, k) for k in ("unpack", "pack", "desc")]
+    title = spec_title(path)
+    w('.\\" SPDX-License-Identifier: BSD-3-Clause')
+    w('.\\" %s' % HEADER_NOTE)
+    w('.TH %s 3 "" "ibmgmt" "ibmgmt Library Functions"' % page.upper())
+    w('.\\" identifiers are neither hyphenated nor spread out (HY: for every paragraph)')
+    w(".nr HY 0")
+    w(".nh")
+    w(".ad l")
+    w(".SH NAME")
+    w("%s, %s \\- %s: wire structures of libibstruct" % (page, ", ".join(funcs), man_escape(title)))
+    w(".SH LIBRARY")
+    w("InfiniBand wire structures (libibstruct, \\fIpkg-config \\-\\-libs libibstruct\\fR)")
+    w(".SH SYNOPSIS")
+    w(".nf")
+    w(".B #include <ibmgmt/ibstruct.h>")
+    for st in structs:
+        w(".PP")
+        w('.BI "int ibstruct_%s_unpack(struct ibstruct_%s *" h ", const void *" buf ", size_t " len );'
+          % (st.c, st.c))
+        w('.BI "int ibstruct_%s_pack(const struct ibstruct_%s *" h ", void *" buf ", size_t " len );'
+          % (st.c, st.c))
+        w('.BI "const struct ibstruct_desc *ibstruct_%s_desc(void);"' % st.c)
+    w(".fi")
+    w(".SH DESCRIPTION")
+    w("%s, as libibstruct knows them from its spec file" % man_escape(title))
+    w(".IR %s ." % os.path.basename(path))
+    w("For each structure there is a plain C struct in host byte order and three functions:")
+    w(".BI ibstruct_ name _unpack()")
+    w("fills the struct from wire bytes,")
+    w(".BI ibstruct_ name _pack()")
+    w("writes them, and")
+    w(".BI ibstruct_ name _desc()")
+    w("returns the structure's descriptor for field access by dotted name and the printers.")
+    w("They behave as")
+    w(".BR ibstruct_unpack (3)")
+    w("and")
+    w(".BR ibstruct_pack (3)")
+    w("do with that descriptor.")
+    w(".PP")
+    w("Each structure below lists its members in wire order: the bit offset of the first bit")
+    w("(byte.bit, bit 0 is the most significant bit of the byte), the width in bits (per element")
+    w("for arrays), the member, its C type and, where infiniband-diags prints the field, the")
+    w("name it prints.")
+    w("Reserved bits are kept in")
+    w(".BI reserved_ offset")
+    w("members, so that packing what was unpacked gives the same bytes back.")
+    for st in structs:
+        U = upper(st.c)
+        w(".SS %s" % st.name)
+        line = man_escape(st.desc) if st.desc else st.name
+        if st.sect:
+            line += " (IBA %s)" % st.sect
+        w(line + ".")
+        w('.BR "struct ibstruct_%s" ,' % st.c)
+        w("%d bytes on the wire" % st.bytes)
+        w(".RB ( IBSTRUCT_%s_SIZE )." % U)
+        if st.cls:
+            cls = spec.classes[st.cls]
+            text = "Class %s" % man_escape(cls["desc"])
+            if cls["id"] >= 0:
+                text += " (0x%02x)" % cls["id"]
+            if st.attr is not None:
+                w(text + ", attribute 0x%04x" % st.attr)
+                w(".RB ( IBSTRUCT_%s_ATTR_ID )." % U)
+            else:
+                w(text + ".")
+        if st.methods:
+            w("RPCs: %s" % ", ".join(st.methods))
+            w(".RB ( IBSTRUCT_%s_METHODS )." % U)
+        if st.record:
+            leaves = cm_leaves(spec, st)
+            if leaves:
+                w("An SA record: each field has a component mask bit,")
+                w(".BR IBSTRUCT_%s_CM_%s" % (U, upper(leaves[0][0])))
+                w("and so on.")
+        rows = []
+        for f in st.fields:
+            if f.bits == 0:
+                continue
+            width = str(f.bits) if f.count == 1 else "%dx%d" % (f.bits, f.count)
+            rows.append(("%d.%d" % (f.off // 8, f.off % 8), width, f.name,
+                         man_member_type(spec, f), f.show or ""))
+        if not rows:
+            continue
+        wn = max(len(r[2]) for r in rows)
+        wt = max(len(r[3]) for r in rows)
+        w(".PP")
+        w(".EX")
+        for r in rows:
+            text = "%7s %6s  %-*s  %-*s  %s" % (r[0], r[1], wn, r[2], wt, r[3], r[4])
+            w(man_escape(text.rstrip()))
+        w(".EE")
+    w(".SH RETURN VALUE")
+    w("The")
+    w(".BI ibstruct_ name _unpack()")
+    w("and")
+    w(".BI ibstruct_ name _pack()")
+    w("functions return 0 on success and a negative errno on failure.")
+    w(".BI ibstruct_ name _desc()")
+    w("returns the structure's descriptor, which is static and never freed; it is never NULL.")
+    w(".SH ERRORS")
+    w(".TP")
+    w(".B EINVAL")
+    w("A pointer argument is NULL.")
+    w(".TP")
+    w(".B EMSGSIZE")
+    w(".I len")
+    w("is shorter than the structure's size on the wire.")
+    w(".TP")
+    w(".B ERANGE")
+    w("(pack) A member holds a value that does not fit its field; nothing was written.")
+    w(".SH SEE ALSO")
+    w(".BR ibstruct_pack (3),")
+    w(".BR ibstruct_field_lookup (3),")
+    w(".BR ibstruct_snprint_diags (3),")
+    w(".BR libibstruct (3)")
+
+
 def main(argv):
     check = False
     outdir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -1097,6 +1264,11 @@ def main(argv):
         emit_source(spec, src)
         emit_sym(spec, sym)
         emit_libib_map(spec, lmap)
+        pages = {}
+        for path in files:
+            if any(st.file == path for st in spec.structs.values()):
+                pages[man_page_name(path)] = []
+                emit_man(spec, path, pages[man_page_name(path)])
     except SpecError as e:
         print("ibstructgen: %s" % e, file=sys.stderr)
         return 1
@@ -1118,6 +1290,8 @@ def main(argv):
         os.path.join(outdir, "libibstruct.sym"): symlines,
         os.path.join(outdir, "..", "tests", "ibstruct-libib-map.h"): lmap,
     }
+    for name, lines in pages.items():
+        outputs[os.path.join(outdir, "man", name + ".3")] = lines
     for path, lines in outputs.items():
         os.makedirs(os.path.dirname(path), exist_ok=True)
         tmp = path + ".tmp"
