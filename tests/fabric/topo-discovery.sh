@@ -79,7 +79,11 @@ for t in "two-switch hca-a1" "fat-tree ft-h001" "mixed mx-h1"; do
 		same "sw-b dead: the errors met are the reference's" "$work/ref.dead.msgs" "$work/ours.dead.msgs"
 		fabric_console 'Error "sw-b" 0' >/dev/null || { echo "ERROR: cannot reset drops"; exit 99; }
 		# a down link: both walks go round it (sw-a and sw-b stay joined through port 8)
+		# (OpenSM gets a trap and sweeps, clearing SwitchInfo's PortStateChange: let it finish,
+		# so that both walks see one state)
+		sweeps=$(fabric_sweeps)
 		fabric_console 'Unlink "sw-a"[7]' >/dev/null || { echo "ERROR: cannot unlink sw-a[7]"; exit 99; }
+		fabric_wait_sweep "$sweeps" || { echo "ERROR: no OpenSM sweep after the unlink"; exit 99; }
 		run_both unlink "$2"
 		same "two-switch, sw-a[7] down" "$work/ref.unlink" "$work/ours.unlink"
 		expect "sw-a[7] down changes the paths" differ "$work/ref.unlink" "$work/ref.two-switch"
