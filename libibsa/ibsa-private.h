@@ -45,6 +45,9 @@ struct ibsa {
 	struct ibpath_path *default_path;
 	uint64_t smkey;
 	struct ibsched *sched;
+	/* operations handed to the scheduler and not finished: one whose work is cancelled
+	 * (with its group) never hears of it again, ibsa_free() frees it */
+	struct sa_op *sched_ops;
 	/* LID -> node type and port (0: unknown), allocated on first use */
 	uint16_t *lid_info;
 	struct dr_entry *dr_cache[CACHE_BUCKETS];
@@ -72,6 +75,8 @@ struct sa_op {
 	/* scheduled use: report the outcome to the user; returns the ibsched verdict */
 	int (*finish)(struct sa_op *op, int rc, const struct ibmadrpc_error *err);
 	void (*destroy)(struct sa_op *op);
+	struct sa_op *sched_prev, *sched_next; /* on sa->sched_ops while scheduled */
+	bool scheduled;
 };
 
 /* sa.c */

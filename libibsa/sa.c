@@ -103,6 +103,9 @@ IBSA_EXPORT void ibsa_free(struct ibsa *sa)
 {
 	if (!sa)
 		return;
+	/* what the scheduler cancelled without a word */
+	while (sa->sched_ops)
+		ibsa_op_free(sa->sched_ops);
 	ibsa_path_cache_flush(sa);
 	free(sa->lid_info);
 	ibpath_path_unref(sa->sa_path);
@@ -323,6 +326,15 @@ void ibsa_op_free(struct sa_op *op)
 {
 	if (!op)
 		return;
+	if (op->scheduled) {
+		if (op->sched_prev)
+			op->sched_prev->sched_next = op->sched_next;
+		else
+			op->sa->sched_ops = op->sched_next;
+		if (op->sched_next)
+			op->sched_next->sched_prev = op->sched_prev;
+		op->scheduled = false;
+	}
 	ibpath_path_unref(op->req_path);
 	op->req_path = NULL;
 	if (op->destroy)
@@ -393,7 +405,17 @@ static int op_work_done(struct ibsched *sched, struct ibsched_work *work, const 
 
 int ibsa_op_submit(struct sa_op *op, struct ibsched_group *group)
 {
-	return ibsched_submit(op->sa->sched, group, &op->req, op_work_done, op, NULL);
+	int rc = ibsched_submit(op->sa->sched, group, &op->req, op_work_done, op, NULL);
+
+	if (rc == 0) {
+		op->sched_prev = NULL;
+		op->sched_next = op->sa->sched_ops;
+		if (op->sched_next)
+			op->sched_next->sched_prev = op;
+		op->sa->sched_ops = op;
+		op->scheduled = true;
+	}
+	return rc;
 }
 
 /* ---- SA queries ------------------------------------------------------------------------------ */

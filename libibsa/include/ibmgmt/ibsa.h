@@ -22,6 +22,8 @@ struct ibsa;
 /* An SA client over an open port (the port stays the caller's).  The SA is reached at the
  * port's SM LID/SL unless ibsa_set_sa_path() says otherwise. */
 int ibsa_new(struct ibsa **out, struct ibmadrpc_port *port);
+/* Frees the client, and the scheduled queries whose work was cancelled (their callbacks never
+ * run).  Not while a scheduled query may still complete: finish or cancel them first. */
 void ibsa_free(struct ibsa *sa);
 /* Replace the path to the SA (e.g. infiniband-diags' -s <sm lid>); the path is referenced. */
 int ibsa_set_sa_path(struct ibsa *sa, const struct ibpath_path *path);
