@@ -15,14 +15,8 @@ set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 . "$top_srcdir/tests/fabric/fabric.sh"
 fabric_require
-ours=$(cd "$top_builddir" && pwd)/tests/topo/topo-dump
-ref=$(cd "$top_builddir" && pwd)/tests/topo/ibnd-dump
-[ -x "$ours" ] || { echo "ERROR: $ours is not built"; exit 99; }
-if [ ! -x "$ref" ]; then
-	[ "${IBMGMT_REQUIRE_FABRIC:-0}" = 1 ] && { echo "ERROR: no libibnetdisc (tests/topo/ibnd-dump)"; exit 1; }
-	echo "SKIP: no libibnetdisc to compare with"; exit 77
-fi
 . "$top_srcdir/tests/fabric/topo-lib.sh"
+topo_need_dumps
 topo_setup
 
 # run_both TAG HOST [ARGS...]: ibnd-dump and topo-dump with the same arguments

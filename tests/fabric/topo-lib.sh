@@ -2,6 +2,9 @@
 # Shared by libibtopo's fabric tests (tests/fabric/topo-*.sh), sourced after fabric.sh:
 # counters, the scratch directory, comparisons, and the generated fabrics several use.
 #
+#   topo_need_dumps            ours=tests/topo/topo-dump, ref=tests/topo/ibnd-dump (libibnetdisc):
+#                              ERROR without ours, SKIP without ref (ERROR when
+#                              IBMGMT_REQUIRE_FABRIC=1: CI has libibnetdisc-dev)
 #   topo_setup                 fail=0, n=0, work=<scratch dir> (removed at exit)
 #   topo_start NETFILE [SM]    fabric_start, keeping the scratch dir's clean-up in the traps
 #   same DESC REF OURS         one check: the files are equal (a diff or cmp when not)
@@ -12,6 +15,17 @@
 #   topo_wide_net FILE         a switch with 254 ports, an HCA on each (wide-sw, wide-h1..254)
 #   topo_chain_net FILE N      N 3-port switches in a line (ch-sw1..N), an HCA ch-h on ch-sw1
 #   topo_done                  prints "<n> checks, ..." and exits with the verdict
+
+topo_need_dumps() {
+	ours=$(cd "$top_builddir" && pwd)/tests/topo/topo-dump
+	ref=$(cd "$top_builddir" && pwd)/tests/topo/ibnd-dump
+	[ -x "$ours" ] || { echo "ERROR: $ours is not built"; exit 99; }
+	if [ ! -x "$ref" ]; then
+		[ "${IBMGMT_REQUIRE_FABRIC:-0}" = 1 ] && { echo "ERROR: no libibnetdisc (tests/topo/ibnd-dump)"; exit 1; }
+		echo "SKIP: no libibnetdisc to compare with"
+		exit 77
+	fi
+}
 
 topo_setup() {
 	fail=0
