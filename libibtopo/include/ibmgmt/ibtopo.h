@@ -56,7 +56,8 @@ struct ibtopo_dr_path {
 	uint8_t port[IBTOPO_MAX_HOPS + 1];
 };
 
-/* "0,1,3" as infiniband-diags writes a DR path; a LID-routed start prefixes "<lid>". */
+/* "0,1,3" as infiniband-diags writes a DR path: the ports only (not the LID-routed part,
+ * nor DrSLID/DrDLID); snprintf semantics. */
 int ibtopo_dr_path_format(const struct ibtopo_dr_path *path, char *buf, size_t len);
 /* Parses "0,1,3" (or "1,3"; element 0 may be left out). -EINVAL/-ERANGE. */
 int ibtopo_dr_path_parse(const char *text, struct ibtopo_dr_path *path);
@@ -189,7 +190,8 @@ int ibtopo_discovery_set_sa(struct ibtopo_discovery *disc, struct ibsa *sa);
 int ibtopo_discovery_set_from(struct ibtopo_discovery *disc, const struct ibtopo_dr_path *from);
 /* Stop extending routes beyond this many hops (0: no limit; libibnetdisc's max_hops). */
 int ibtopo_discovery_set_max_hops(struct ibtopo_discovery *disc, unsigned max_hops);
-/* Time-out of one attempt (ms, 0: the path's default) and attempts after the first. */
+/* Time-out of one attempt (ms, 0: the path's default) and attempts after the first
+ * (UINT_MAX: the path's default). */
 int ibtopo_discovery_set_timeout(struct ibtopo_discovery *disc, unsigned timeout_ms, unsigned retries);
 /* SMPs in flight at most (1..128; 0 keeps the scheduler's own setting; default 64). */
 int ibtopo_discovery_set_outstanding(struct ibtopo_discovery *disc, unsigned max);
@@ -224,8 +226,9 @@ int ibtopo_discover(struct ibtopo_discovery *disc, struct ibtopo **out);
  * switch), -ENODATA (top 0 without SwitchInfo), -EHOSTUNREACH (no path, no LID), -EBUSY
  * (called from a scheduler callback), or the failing block's (-ETIMEDOUT, -EREMOTEIO for
  * an error status ...) with *err, when given, set to its error with the block and the
- * switch pushed (the caller frees it; NULL for failures before any query).  After a
- * failure the node has no table, not even one loaded before. */
+ * switch pushed (the caller frees it; NULL for failures before any query).  A failure
+ * once queries went out leaves the node with no table, not even one loaded before; one
+ * before (bad arguments, -ENOTSUP, -ENODATA, -ENOMEM) leaves the table as it was. */
 int ibtopo_load_lft(struct ibtopo *topo, struct ibsched *sched, struct ibtopo_node *node,
 		    uint16_t top, struct ibmadrpc_error **err);
 /* The loaded table: *len entries (LID 0..len-1), 0xff for no route; NULL when not loaded. */
