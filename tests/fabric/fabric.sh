@@ -27,6 +27,13 @@
 #  - OpenSM buffers its log unless told to flush; it only prints "SUBNET UP" to
 #    stdout on some sweeps.  We run it with force_log_flush and wait for
 #    "SUBNET UP" in its log, then confirm with the reference sminfo.
+#  - OpenSM runs without periodic sweeps (sweep_interval 0): it sweeps at start
+#    and when ibsim sends it a trap (Unlink/ReLink/Link).  A periodic sweep (by
+#    default every 10 s) that falls while a test drops MADs with `Error` loses
+#    some of its own SMPs (ibsim fails a dropped MAD at once; umad2sim has no
+#    retries), and OpenSM then removes the ports it could not reach and
+#    reprograms the switches without them: LID routes break ("routing failed:
+#    no route to dest lid N" in ibsim.err) until a later sweep repairs them.
 #  - Every process we start carries IBMGMT_FABRIC_ID=<socket name>:<role> in its
 #    environment; we only ever signal a PID whose /proc/PID/environ has it.
 
@@ -37,6 +44,7 @@
 #   IBMGMT_FABRIC_TMPDIR      parent of the work dirs (default /dev/shm)
 #   IBMGMT_FABRIC_KEEP=1      keep the work dir after fabric_stop (debugging)
 #   IBMGMT_FABRIC_VERBOSE=1   progress messages on stderr
+#   IBMGMT_FABRIC_SWEEP_INTERVAL  OpenSM's periodic sweep in seconds (default 0: none)
 #   IBMGMT_REF_BINDIR         reference infiniband-diags tools (default /usr/sbin)
 #   IBMGMT_IBSIM, IBMGMT_OPENSM, IBMGMT_UMAD2SIM   override the binaries/library
 # ---------------------------------------------------------------------------
@@ -377,6 +385,7 @@ _fabric_write_pids() {
 
 # OpenSM reads /etc/opensm/* by default: point every such file into the work
 # dir so the host's configuration cannot leak in, and flush the log per line.
+# No periodic sweeps unless asked for (see the design notes at the top).
 _fabric_write_osm_conf() {
 	cat > "$FABRIC_DIR/opensm.conf" <<EOF
 # Written by tests/fabric/fabric.sh for one simulated fabric.
@@ -391,6 +400,7 @@ prefix_routes_file $FABRIC_DIR/prefix-routes.conf
 torus_config $FABRIC_DIR/torus-2QoS.conf
 console off
 daemon FALSE
+sweep_interval ${IBMGMT_FABRIC_SWEEP_INTERVAL:-0}
 EOF
 	cat > "$FABRIC_DIR/partitions.conf" <<'EOF'
 Default=0x7fff, ipoib : ALL=full, ALL_SWITCHES=full, SELF=full ;
