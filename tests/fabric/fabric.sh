@@ -495,12 +495,13 @@ _fabric_export() {
 # Sends one ibsim console command and waits until ibsim has executed it
 # (a "# marker" comment sent after it shows up in ibsim's output).  Prints
 # the command's console output.  Returns 1 if ibsim reported an error
-# ("# nodeid ... not found", "unknown - skipped", ...), exited, or did not
-# answer within IBMGMT_FABRIC_CONSOLE_TIMEOUT seconds (default 30; ibsim
-# normally answers in milliseconds).  After a time-out the command is still
-# queued and ibsim may execute it later: the caller cannot know the fabric's
-# state and should give up.  Output that a late command prints is not mixed
-# into a later call's (each command is framed by a begin and an end marker).
+# ("# nodeid ... not found", "unknown - skipped", ...: repeated on stderr),
+# exited, or did not answer within IBMGMT_FABRIC_CONSOLE_TIMEOUT seconds
+# (default 30; ibsim normally answers in milliseconds).  After a time-out the
+# command is still queued and ibsim may execute it later: the caller cannot
+# know the fabric's state and should give up.  Output that a late command
+# prints is not mixed into a later call's (each command is framed by a begin
+# and an end marker).
 # ---------------------------------------------------------------------------
 fabric_console() {
 	_fabric_need fabric_console || return 1
@@ -574,6 +575,8 @@ fabric_console() {
 	'#'* | *'
 #'* | *"unknown - skipped"* | *"bad param"* | *"bad lid"* | *"bad clientid"* | \
 		*"Usage:"* | *"no route found"*)
+		# also on stderr: callers often send stdout to /dev/null
+		_fabric_say "fabric_console: ibsim rejected '$_fc_cmd': $_fc_out"
 		return 1 ;;
 	esac
 	return 0
