@@ -162,7 +162,7 @@ while IFS= read -r line; do
 		if same "$work/ref" "$work/ours"; then pass=$((pass + 1)); else
 			show_diff "$loc: $spec" "$work/ref" "$work/ours"; fail=$((fail + 1)); fi
 	fi
-	[ -z "$drop" ] || fabric_console "Error \"$drop\" 0" > /dev/null
+	[ -z "$drop" ] || fabric_console "Error \"$drop\" 0" > /dev/null || { echo "ERROR: $loc: cannot stop the drops at $drop"; exit 99; }
 done < "$work/sorted"
 
 echo "$n cases ($nref against the reference, $nown against recorded results): $pass passed, $fail failed"

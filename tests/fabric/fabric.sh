@@ -27,6 +27,13 @@
 #  - OpenSM buffers its log unless told to flush; it only prints "SUBNET UP" to
 #    stdout on some sweeps.  We run it with force_log_flush and wait for
 #    "SUBNET UP" in its log, then confirm with the reference sminfo.
+#  - OpenSM runs without periodic sweeps (sweep_interval 0): it sweeps at start
+#    and when ibsim sends it a trap (Unlink/ReLink/Link).  A periodic sweep (by
+#    default every 10 s) that falls while a test drops MADs with `Error` loses
+#    some of its own SMPs (ibsim fails a dropped MAD at once; umad2sim has no
+#    retries), and OpenSM then removes the ports it could not reach and
+#    reprograms the switches without them: LID routes break ("routing failed:
+#    no route to dest lid N" in ibsim.err) until a later sweep repairs them.
 #  - Every process we start carries IBMGMT_FABRIC_ID=<socket name>:<role> in its
 #    environment; we only ever signal a PID whose /proc/PID/environ has it.
 
@@ -37,6 +44,8 @@
 #   IBMGMT_FABRIC_TMPDIR      parent of the work dirs (default /dev/shm)
 #   IBMGMT_FABRIC_KEEP=1      keep the work dir after fabric_stop (debugging)
 #   IBMGMT_FABRIC_VERBOSE=1   progress messages on stderr
+#   IBMGMT_FABRIC_SWEEP_INTERVAL  OpenSM's periodic sweep in seconds (default 0: none)
+#   IBMGMT_FABRIC_CONSOLE_TIMEOUT seconds fabric_console waits for ibsim (default 30)
 #   IBMGMT_REF_BINDIR         reference infiniband-diags tools (default /usr/sbin)
 #   IBMGMT_IBSIM, IBMGMT_OPENSM, IBMGMT_UMAD2SIM   override the binaries/library
 # ---------------------------------------------------------------------------
@@ -377,6 +386,7 @@ _fabric_write_pids() {
 
 # OpenSM reads /etc/opensm/* by default: point every such file into the work
 # dir so the host's configuration cannot leak in, and flush the log per line.
+# No periodic sweeps unless asked for (see the design notes at the top).
 _fabric_write_osm_conf() {
 	cat > "$FABRIC_DIR/opensm.conf" <<EOF
 # Written by tests/fabric/fabric.sh for one simulated fabric.
@@ -391,6 +401,7 @@ prefix_routes_file $FABRIC_DIR/prefix-routes.conf
 torus_config $FABRIC_DIR/torus-2QoS.conf
 console off
 daemon FALSE
+sweep_interval ${IBMGMT_FABRIC_SWEEP_INTERVAL:-0}
 EOF
 	cat > "$FABRIC_DIR/partitions.conf" <<'EOF'
 Default=0x7fff, ipoib : ALL=full, ALL_SWITCHES=full, SELF=full ;
@@ -484,7 +495,13 @@ _fabric_export() {
 # Sends one ibsim console command and waits until ibsim has executed it
 # (a "# marker" comment sent after it shows up in ibsim's output).  Prints
 # the command's console output.  Returns 1 if ibsim reported an error
-# ("# nodeid ... not found", "unknown - skipped", ...) or did not answer.
+# ("# nodeid ... not found", "unknown - skipped", ...: repeated on stderr),
+# exited, or did not answer within IBMGMT_FABRIC_CONSOLE_TIMEOUT seconds
+# (default 30; ibsim normally answers in milliseconds).  After a time-out the
+# command is still queued and ibsim may execute it later: the caller cannot
+# know the fabric's state and should give up.  Output that a late command
+# prints is not mixed into a later call's (each command is framed by a begin
+# and an end marker).
 # ---------------------------------------------------------------------------
 fabric_console() {
 	_fabric_need fabric_console || return 1
@@ -505,25 +522,51 @@ fabric_console() {
 		_fabric_say "fabric_console: ibsim (pid $FABRIC_SIM_PID) is not running"
 		return 1
 	fi
+	_fc_wait=${IBMGMT_FABRIC_CONSOLE_TIMEOUT:-30}
+	case $_fc_wait in
+	'' | *[!0-9]*)
+		_fabric_say "fabric_console: IBMGMT_FABRIC_CONSOLE_TIMEOUT is not a number of seconds: $_fc_wait"
+		return 1
+		;;
+	esac
 	FABRIC_SEQ=$((FABRIC_SEQ + 1))
-	_fc_mark="fabric-sync-$$-$FABRIC_SEQ-$(date +%s%N)"
+	_fc_id=$$-$FABRIC_SEQ-$(date +%s%N)
+	_fc_begin="fabric-begin-$_fc_id"
+	_fc_mark="fabric-sync-$_fc_id"
 	_fc_off=$(wc -c < "$FABRIC_SIM_OUT")
-	# Opened read-write: never blocks, even if ibsim is gone.
-	printf '%s\n# %s\n' "$_fc_cmd" "$_fc_mark" 1<>"$FABRIC_DIR/console.in"
-	_fc_n=500
-	until grep -qF "$_fc_mark" "$FABRIC_SIM_OUT"; do
-		_fc_n=$((_fc_n - 1))
-		if [ "$_fc_n" -le 0 ] || ! _fabric_alive "$FABRIC_SIM_PID"; then
-			_fabric_say "fabric_console: ibsim did not execute: $_fc_cmd"
+	# One write (atomic, well under PIPE_BUF).  Opened read-write: never
+	# blocks, even if ibsim is gone.
+	if ! printf '# %s\n%s\n# %s\n' "$_fc_begin" "$_fc_cmd" "$_fc_mark" 1<>"$FABRIC_DIR/console.in"; then
+		_fabric_say "fabric_console: cannot write to $FABRIC_DIR/console.in: $_fc_cmd"
+		return 1
+	fi
+	# Bounded in wall-clock time, not in polls: on a loaded machine each poll
+	# (two forks) may take far longer than its nap.  Whole seconds: between
+	# _fc_wait and _fc_wait + 1 s.
+	_fc_end=$(($(date +%s) + _fc_wait + 1))
+	until tail -c +"$((_fc_off + 1))" "$FABRIC_SIM_OUT" | grep -qF "# $_fc_mark"; do
+		if ! _fabric_alive "$FABRIC_SIM_PID"; then
+			_fabric_say "fabric_console: ibsim (pid $FABRIC_SIM_PID) exited before executing: $_fc_cmd"
+			return 1
+		fi
+		if [ "$(date +%s)" -ge "$_fc_end" ]; then
+			_fabric_say "fabric_console: ibsim did not execute '$_fc_cmd' within $_fc_wait s (it may still do so later: the fabric's state is unknown)"
 			return 1
 		fi
 		_fabric_nap 0.02
 	done
-	# Output = what ibsim printed after the command, up to the marker,
-	# without its "sim> " prompts.
-	_fc_out=$(tail -c +"$((_fc_off + 1))" "$FABRIC_SIM_OUT" | awk -v m="# $_fc_mark" '
-		{ i = index($0, m); if (i) { $0 = substr($0, 1, i - 1); stop = 1 }
-		  gsub(/sim> /, ""); if ($0 != "" || !stop) print; if (stop) exit }')
+	# Output = what ibsim printed between the two markers, without its
+	# "sim> " prompts (anything a late earlier command printed comes before
+	# the begin marker).
+	_fc_out=$(tail -c +"$((_fc_off + 1))" "$FABRIC_SIM_OUT" |
+		awk -v b="# $_fc_begin" -v e="# $_fc_mark" '
+		{ buf = buf $0 "\n" }
+		END {
+			i = index(buf, b); if (i) buf = substr(buf, i + length(b))
+			i = index(buf, e); if (i) buf = substr(buf, 1, i - 1)
+			gsub(/sim> /, "", buf); sub(/^\n+/, "", buf); sub(/\n+$/, "", buf)
+			if (buf != "") print buf
+		}')
 	[ -z "$_fc_out" ] || printf '%s\n' "$_fc_out"
 	case $_fc_cmd in
 	[Dd]ump* | [Aa]ttached* | [Hh]elp* | '?'* | '#'* | [Vv]erbose*) return 0 ;;
@@ -532,6 +575,8 @@ fabric_console() {
 	'#'* | *'
 #'* | *"unknown - skipped"* | *"bad param"* | *"bad lid"* | *"bad clientid"* | \
 		*"Usage:"* | *"no route found"*)
+		# also on stderr: callers often send stdout to /dev/null
+		_fabric_say "fabric_console: ibsim rejected '$_fc_cmd': $_fc_out"
 		return 1 ;;
 	esac
 	return 0
@@ -540,7 +585,8 @@ fabric_console() {
 # ---------------------------------------------------------------------------
 # fabric_reap: free the ibsim client slots of clients that died without
 # detaching (killed by a signal/timeout); ibsim has only 10 slots.  Prints the
-# number of slots freed.  Also removes their leftover sys-<pid>/ dirs.
+# number of slots freed; returns 1 if a slot could not be freed.  Also
+# removes their leftover sys-<pid>/ dirs.
 # ---------------------------------------------------------------------------
 fabric_reap() {
 	_fabric_need fabric_reap || return 1
@@ -550,16 +596,21 @@ fabric_reap() {
 		while read -r _frp_c _frp_p; do
 			_fabric_alive "$_frp_p" || printf '%s\n' "$_frp_c"
 		done)
-	_frp_n=0
+	_frp_n=0 _frp_rc=0
 	for _frp_c in $_frp_dead; do
-		fabric_console "X $_frp_c" >/dev/null || :
-		_frp_n=$((_frp_n + 1))
+		if fabric_console "X $_frp_c" >/dev/null; then
+			_frp_n=$((_frp_n + 1))
+		else
+			_fabric_say "fabric_reap: could not free client slot $_frp_c"
+			_frp_rc=1
+		fi
 	done
 	for _frp_d in "$FABRIC_DIR"/sys-*; do
 		[ -d "$_frp_d" ] || continue
 		_fabric_alive "${_frp_d##*/sys-}" || rm -rf "$_frp_d"
 	done
 	printf '%s\n' "$_frp_n"
+	return "$_frp_rc"
 }
 
 # fabric_sweeps: number of completed OpenSM heavy sweeps ("SUBNET UP" lines).

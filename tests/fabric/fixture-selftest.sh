@@ -168,6 +168,29 @@ fi
 att=$(fabric_console Attached)
 expect "console Attached lists OpenSM's client" "^Client [0-9]+: pid $FABRIC_SM_PID connected at \"sw-a\"" "$att"
 
+# A console that does not answer (ibsim stopped): fabric_console gives up after
+# IBMGMT_FABRIC_CONSOLE_TIMEOUT seconds, says so and returns 1; once ibsim runs
+# again the next call works and the late command's output is not mixed into it.
+kill -STOP "$FABRIC_SIM_PID"
+t=$(ms)
+msg=$( (IBMGMT_FABRIC_CONSOLE_TIMEOUT=1; fabric_console Attached) 2>&1 >/dev/null)
+st=$?
+t=$(($(ms) - t))
+kill -CONT "$FABRIC_SIM_PID"
+case "$st $msg" in
+"1 fabric_console: ibsim did not execute 'Attached' within 1 s"*)
+	if [ "$t" -lt 5000 ]; then
+		ok "fabric_console gives up on a stopped ibsim after 1 s ($t ms) and says so"
+	else
+		bad "fabric_console took $t ms to give up (IBMGMT_FABRIC_CONSOLE_TIMEOUT=1)"
+	fi ;;
+*) bad "fabric_console on a stopped ibsim: status $st, message '$msg'" ;;
+esac
+out=$(fabric_console 'Error "sw-b" 0')
+st=$?
+same "fabric_console after a time-out: status and output (the late Attached's excluded)" \
+	"$st '$out'" "0 ''"
+
 # fabric_env: the caller runs the client itself.
 si_e=$(
 	eval "$(fabric_env hca-b1)" || exit 1

@@ -55,9 +55,9 @@ done
 # PerfMgt (reset first so both see the same counters: the probe's own MADs move them)
 for t in "1 7" "2 1"; do
 	set -- $t
-	fabric_run $H "$FABRIC_REF/perfquery" -R "$@" >/dev/null
+	fabric_run $H "$FABRIC_REF/perfquery" -R "$@" >/dev/null || { echo "ERROR: cannot reset the counters of $t"; exit 99; }
 	ours=$(fabric_run $H "$probe" perf "$@")
-	fabric_run $H "$FABRIC_REF/perfquery" -R "$@" >/dev/null
+	fabric_run $H "$FABRIC_REF/perfquery" -R "$@" >/dev/null || { echo "ERROR: cannot reset the counters of $t"; exit 99; }
 	ref=$(fabric_run $H "$FABRIC_REF/perfquery" "$@" | grep -v '^#')
 	# the data/packet counters count the query itself: compare the error counters
 	same "perf $t" "$(printf '%s\n' "$ref" | grep -v 'Data:\|Pkts:')" \
@@ -90,16 +90,17 @@ esac
 [ $rc = 1 ] || { echo "FAIL: timeout exit status $rc"; fail=1; }
 [ $ms -lt 2500 ] || { echo "FAIL: 200 ms x 3 attempts took $ms ms"; fail=1; }
 
-# the simulator drops everything: a clean timeout error
-fabric_console 'Error "sw-a" 100' >/dev/null
+# the simulator drops everything: a clean timeout error.  A fault that cannot be set up (or
+# taken away) stops the test: what follows would measure another fabric than it says.
+fabric_console 'Error "sw-a" 100' >/dev/null || { echo "ERROR: cannot set 100% drops at sw-a"; exit 99; }
 out=$(fabric_run $H "$probe" -t 100 -r 1 smp 1 0x11 2>&1)
 [ $? = 1 ] && case "$out" in *"timed out"*) true ;; *) false ;; esac ||
 	{ echo "FAIL: 100% drops: $out"; fail=1; }
 # 30% drops: with retries everything arrives
-fabric_console 'Error "sw-a" 30' >/dev/null
+fabric_console 'Error "sw-a" 30' >/dev/null || { echo "ERROR: cannot set 30% drops at sw-a"; exit 99; }
 out=$(fabric_run $H "$probe" -t 100 -r 10 async 40 1 3 2>&1)
 [ "$out" = "80 submitted, 80 completed, 0 failed" ] || { echo "FAIL: 30% drops: $out"; fail=1; }
-fabric_console 'Error "sw-a" 0' >/dev/null
+fabric_console 'Error "sw-a" 0' >/dev/null || { echo "ERROR: cannot stop the drops at sw-a"; exit 99; }
 n=$((n + 2))
 
 # many concurrent asynchronous calls
@@ -110,16 +111,23 @@ same "async" "800 submitted, 800 completed, 0 failed" "$out"
 # records; a client on hca-a1 reassembles them; error replies reach the client
 server=$(cd "$top_builddir" && pwd)/tests/madrpc-server
 fabric_run_bg hca-b2 "$server" 2000 60 > "$FABRIC_DIR/server.out" 2>&1
-i=0
-while ! grep -q ready "$FABRIC_DIR/server.out" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-L=$(fabric_run hca-b2 "$FABRIC_REF/ibaddr" -L | sed 's/.*LID start \([0-9]*\).*/\1/')
+end=$(($(date +%s) + 30))
+until grep -q ready "$FABRIC_DIR/server.out"; do
+	if ! _fabric_alive "$FABRIC_BG_PID" || [ "$(date +%s)" -ge "$end" ]; then
+		echo "ERROR: the test server on hca-b2 did not get ready:"; cat "$FABRIC_DIR/server.out"; exit 99
+	fi
+	sleep 0.1
+done
+lid() { fabric_run "$1" "$FABRIC_REF/ibaddr" -L | sed -n 's/.*LID start \([0-9][0-9]*\).*/\1/p'; }
+L=$(lid hca-b2)
+[ -n "$L" ] || { echo "ERROR: no LID for hca-b2"; exit 99; }
 export MADRPC_SIM_LOSES_TAIL=1
 same "RMPP 2000 records" "2000 records received, 2000 expected, all equal" \
 	"$(fabric_run $H "$probe" -v table "$L" 2000 2>&1)"
-fabric_console 'Error "sw-b" 10' >/dev/null
+fabric_console 'Error "sw-b" 10' >/dev/null || { echo "ERROR: cannot set 10% drops at sw-b"; exit 99; }
 same "RMPP 2000 records, 10% drops" "2000 records received, 2000 expected, all equal" \
 	"$(fabric_run $H "$probe" -v -t 300 -r 20 table "$L" 2000 2>&1)"
-fabric_console 'Error "sw-b" 0' >/dev/null
+fabric_console 'Error "sw-b" 0' >/dev/null || { echo "ERROR: cannot stop the drops at sw-b"; exit 99; }
 same "VendGet with OUI (range 2)" "OUI 0x001405: madrpc-server" "$(fabric_run $H "$probe" -v vend "$L" 2>&1)"
 same "DevMgt Get IOUnitInfo (our server)" "changeID=4660
 maxControllers=3
@@ -128,7 +136,8 @@ optionROM=0
 controllerList=0x1f (+127 zero bytes)" "$(fabric_run $H "$probe" gmp "$L" dm 2>&1)"
 # CC: ibsim answers class 0x21 itself (with SMI handlers: meaningless but well-formed data,
 # TESTWORLD.md); our decode must equal ibccquery's.  Never aimed at the SM's node.
-L3=$(fabric_run hca-b3 "$FABRIC_REF/ibaddr" -L | sed 's/.*LID start \([0-9]*\).*/\1/')
+L3=$(lid hca-b3)
+[ -n "$L3" ] || { echo "ERROR: no LID for hca-b3"; exit 99; }
 same "CC Get CongestionInfo" "$(fabric_run $H "$FABRIC_REF/ibccquery" CongestionInfo "$L3" | grep -v '^#')" \
 	"$(fabric_run $H "$probe" gmp "$L3" cc 2>&1)"
 same "unsupported attribute" "status 0x000c

@@ -27,12 +27,15 @@ done
 echo "sync and parallel sweeps: $n attributes each"
 
 # 20% drops at the client's leaf switch (requests and replies pass it): retries recover
+# (a fault or a repair that cannot be made stops the test: what follows would measure another
+# fabric than it says)
 leaf=$(fabric_run $H "$FABRIC_REF/smpquery" -D nodedesc 0,1 | sed 's/^Node Description:\.*//')
-fabric_console "Error \"$leaf\" 20" >/dev/null || { echo "FAIL: cannot set drops on '$leaf'"; exit 1; }
+[ -n "$leaf" ] || { echo "ERROR: cannot find the leaf switch of $H"; exit 99; }
+fabric_console "Error \"$leaf\" 20" >/dev/null || { echo "ERROR: cannot set 20% drops at '$leaf'"; exit 99; }
 fabric_run $H "$sweep" par $L 32 100 12 > "$FABRIC_DIR/drop.txt" 2>"$FABRIC_DIR/drop.err"
 cmp -s "$FABRIC_DIR/sync.txt" "$FABRIC_DIR/drop.txt" ||
 	{ echo "FAIL: with 20% drops the sweep differs"; tail -3 "$FABRIC_DIR/drop.err"; fail=1; }
-fabric_console "Error \"$leaf\" 0" >/dev/null
+fabric_console "Error \"$leaf\" 0" >/dev/null || { echo "ERROR: cannot stop the drops at '$leaf'"; exit 99; }
 echo "20% drops at '$leaf': $(tail -1 "$FABRIC_DIR/drop.err")"
 
 # take a leaf's uplinks down while the sweep runs (after its first 20 completions): the work
@@ -43,6 +46,8 @@ for p in 15 16 17 18 19 20 21 22; do cmds="$cmds${cmds:+;}Unlink \"$mid\"[$p]"; 
 SWEEP_CUT_AFTER=20 SWEEP_CUT_FIFO=$FABRIC_DIR/console.in SWEEP_CUT_CMDS=$cmds \
 	fabric_run $H "$sweep" par $L 32 200 2 > "$FABRIC_DIR/mid.txt" 2>"$FABRIC_DIR/mid.err"
 rc=$?
+! grep -q '^cannot write the cut commands' "$FABRIC_DIR/mid.err" ||
+	{ echo "ERROR: the sweep could not cut '$mid' off:"; grep '^cannot write' "$FABRIC_DIR/mid.err"; exit 99; }
 bad=$(grep -c "timed out to 'Path 0 -> " "$FABRIC_DIR/mid.err")
 good=$(wc -l < "$FABRIC_DIR/mid.txt")
 # a cut-off leaf takes 52 attributes with it: its own NodeInfo and 23 PortInfos, and the
@@ -56,22 +61,26 @@ echo "'$mid' cut mid-sweep: $good attributes arrived, $bad calls timed out with 
 # restore the links, then wait until the whole fabric answers again.  Waiting for "an OpenSM
 # sweep" is not enough: the sweep the cut itself triggered may end after the relink and look
 # like the one that brought the leaf back.
-for p in 15 16 17 18 19 20 21 22; do fabric_console "ReLink \"$mid\"[$p]" >/dev/null 2>&1; done
+for p in 15 16 17 18 19 20 21 22; do
+	fabric_console "ReLink \"$mid\"[$p]" >/dev/null || { echo "ERROR: cannot relink '$mid'[$p]"; exit 99; }
+done
 whole=0 end=$(($(date +%s) + 60))
 while [ "$(date +%s)" -lt "$end" ]; do
 	fabric_run $H "$sweep" par $L 32 200 2 > "$FABRIC_DIR/back.txt" 2>/dev/null &&
 		cmp -s "$FABRIC_DIR/sync.txt" "$FABRIC_DIR/back.txt" && { whole=1; break; }
 	sleep 1
 done
-[ $whole = 1 ] || { echo "FAIL: '$mid' restored, but the fabric is not whole again after 60 s"; fail=1; }
+[ $whole = 1 ] || { echo "ERROR: '$mid' relinked, but the fabric is not whole again after 60 s"; exit 99; }
 
 # take a remote leaf's uplinks down: its hosts time out, everything else completes.  Let
 # OpenSM finish the sweep the cut triggers first, so its reprogramming of the switches does
 # not race the sweep under test.
 other=ft-leaf24
 sweeps=$(fabric_sweeps)
-for p in 15 16 17 18 19 20 21 22; do fabric_console "Unlink \"$other\"[$p]" >/dev/null 2>&1; done
-fabric_wait_sweep "$sweeps" 30 || echo "note: no OpenSM sweep after cutting '$other' off"
+for p in 15 16 17 18 19 20 21 22; do
+	fabric_console "Unlink \"$other\"[$p]" >/dev/null || { echo "ERROR: cannot unlink '$other'[$p]"; exit 99; }
+done
+fabric_wait_sweep "$sweeps" 30 || { echo "ERROR: no OpenSM sweep after cutting '$other' off"; exit 99; }
 fabric_run $H "$sweep" par $L 32 200 2 > "$FABRIC_DIR/cut.txt" 2>"$FABRIC_DIR/cut.err"
 rc=$?
 bad=$(grep -c "timed out to 'Path 0 -> " "$FABRIC_DIR/cut.err")
