@@ -350,21 +350,28 @@ START_TEST(test_254_ports)
 }
 END_TEST
 
-START_TEST(test_hop_limit)
+/* an HCA on the first of n 3-port switches in a line (port 2 to the next one's port 1) */
+static void fabric_chain(int n)
 {
-	struct run r;
 	int h, prev;
 
 	ff_reset();
 	h = ff_add(1, 1, "h");
 	prev = ff_add(2, 3, "chain");
 	ff_link(h, 1, prev, 3);
-	for (int i = 1; i < 66; i++) {
+	for (int i = 1; i < n; i++) {
 		int s = ff_add(2, 3, "chain");
 
 		ff_link(prev, 2, s, 1);
 		prev = s;
 	}
+}
+
+START_TEST(test_hop_limit)
+{
+	struct run r;
+
+	fabric_chain(66);
 	r = walk(16, 2000, 0, 0, 0);
 	ck_assert_int_eq(r.rc, 0);
 	/* the 63rd switch is 63 hops away: the walk can go no further */
@@ -386,18 +393,8 @@ END_TEST
 START_TEST(test_cancel)
 {
 	struct run r;
-	int h, prev;
 
-	ff_reset();
-	h = ff_add(1, 1, "h");
-	prev = ff_add(2, 3, "chain");
-	ff_link(h, 1, prev, 3);
-	for (int i = 1; i < 30; i++) {
-		int s = ff_add(2, 3, "chain");
-
-		ff_link(prev, 2, s, 1);
-		prev = s;
-	}
+	fabric_chain(30);
 	r = walk(8, 2000, 0, 0, 5);
 	ck_assert_int_eq(r.rc, -ECANCELED);
 	ck_assert_ptr_nonnull(r.topo);
