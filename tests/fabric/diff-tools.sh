@@ -53,13 +53,29 @@ normalise() {
 	    -e 's/activity count [0-9][0-9]*/activity count N/' \
 	    -e 's/\[pid [0-9][0-9]*\]/[pid N]/g' \
 	    -e 's/^ibwarn: \[[0-9][0-9]*\]/ibwarn: [N]/' \
-	    -e 's/^ibpanic: \[[0-9][0-9]*\]/ibpanic: [N]/'
+	    -e 's/^ibpanic: \[[0-9][0-9]*\]/ibpanic: [N]/' \
+	    -e 's/^# Topology file: generated on .*/# Topology file: generated on DATE/' \
+	    -e "s#$work/[a-z]*\.file#OUTFILE#g" -e "s#$work/cache-[^ ]*-\(ref\|ours\)#CACHEFILE#g"
 }
 
 # run OUTPREFIX HOST SYSFS PROG NAME ARGS...: one run, normalised into OUTPREFIX.{out,err,rc}.
+# An argument @OUT@ becomes the file OUTPREFIX.file (removed first): what the tool writes
+# there is compared too (OUTPREFIX.filen, normalised).  @CACHE@ becomes a cache file of the
+# fabric written by the reference ibnetdiscover from the case's node, @OURCACHE@ one written
+# by ours (each made once per topology and node).
 run() {
 	_o=$1 _h=$2 _s=$3 _p=$4 _n=$5
 	shift 5
+	rm -f "$_o.file" "$_o.filen"
+	for _a in "$@"; do
+		shift
+		case $_a in
+		*@OUT@*) _a=$(printf '%s' "$_a" | sed "s#@OUT@#$_o.file#g") ;;
+		*@CACHE@*) _a=$(printf '%s' "$_a" | sed "s#@CACHE@#$(cache_of ref "$_h")#g") ;;
+		*@OURCACHE@*) _a=$(printf '%s' "$_a" | sed "s#@OURCACHE@#$(cache_of ours "$_h")#g") ;;
+		esac
+		set -- "$@" "$_a"
+	done
 	if [ "$_h" = - ]; then
 		if [ -n "$_s" ]; then
 			IBMGMT_SYSFS_ROOT=$_s timeout -k 5 60 "$_p" "$@" > "$_o.raw1" 2> "$_o.raw2" < "$stdin"
@@ -74,6 +90,19 @@ run() {
 	normalise "$_p" "$_n" < "$_o.raw1" > "$_o.out"
 	# libibmad's internal "ibwarn:" debug lines need not be imitated (nor compared).
 	normalise "$_p" "$_n" < "$_o.raw2" | grep -v '^ibwarn: ' > "$_o.err"
+	[ ! -f "$_o.file" ] || normalise "$_p" "$_n" < "$_o.file" > "$_o.filen"
+}
+
+# cache_of ref|ours HOST: the path of a cache file of the current fabric seen from HOST,
+# written by the reference's (or our) ibnetdiscover --cache the first time it is asked for.
+cache_of() {
+	_cf=$work/cache-$cur_topo-$2-$1
+	if [ ! -s "$_cf" ]; then
+		if [ "$1" = ref ]; then _cp=/usr/sbin/ibnetdiscover; else _cp=$(our_tool "$top_builddir" ibnetdiscover); fi
+		fabric_run "$2" "$_cp" --cache "$_cf" > /dev/null 2>&1 < /dev/null
+		[ -s "$_cf" ] || echo "ERROR: cannot write the $1 cache of $cur_topo from $2" >&2
+	fi
+	printf '%s' "$_cf"
 }
 
 # expected FILE OUTPREFIX: an "own" expected file split into OUTPREFIX.{out,err,rc}.
@@ -89,13 +118,15 @@ write_expected() { # OUTPREFIX FILE
 	{ cat "$1.out"; echo "--- stderr"; cat "$1.err"; echo "--- exit $(cat "$1.rc")"; } > "$2"
 }
 
-same() { # A B: the three parts are equal
-	cmp -s "$1.out" "$2.out" && cmp -s "$1.err" "$2.err" && cmp -s "$1.rc" "$2.rc"
+same() { # A B: the three parts (and a written file) are equal
+	cmp -s "$1.out" "$2.out" && cmp -s "$1.err" "$2.err" && cmp -s "$1.rc" "$2.rc" &&
+		{ { [ ! -f "$1.filen" ] && [ ! -f "$2.filen" ]; } || cmp -s "$1.filen" "$2.filen"; }
 }
 
 show_diff() { # WHAT REF OURS
 	echo "FAIL: $1"
-	for part in out err rc; do
+	for part in out err rc filen; do
+		[ -f "$2.$part" ] || [ -f "$3.$part" ] || continue
 		cmp -s "$2.$part" "$3.$part" || { echo "  --- $part (reference/expected vs ours)"; diff -u "$2.$part" "$3.$part" | sed -n '3,40p' | sed 's/^/  /'; }
 	done
 }
@@ -117,7 +148,7 @@ while IFS= read -r line; do
 	n=$((n + 1))
 	[ -z "${IBMGMT_CASES_VERBOSE:-}" ] || echo "case $loc: $spec"
 	ours=$(our_tool "$top_builddir" "$tool")
-	drop= sysfs= own= ref=/usr/sbin/$tool stdin=/dev/null
+	drop= unlink= sysfs= own= ref=/usr/sbin/$tool stdin=/dev/null
 	[ -z "${IBMGMT_REF_BINDIR:-}" ] || ref=$IBMGMT_REF_BINDIR/$tool
 	oldifs=$IFS; IFS=,
 	for m in $mode; do
@@ -125,6 +156,7 @@ while IFS= read -r line; do
 		ref) ;;
 		own:*) own=$cases_dir/expected/${m#own:} ;;
 		drop=*) drop=${m#drop=} ;;
+		unlink=*) unlink=${m#unlink=} ;;
 		sysfs=*) sysfs=$top_srcdir/tests/data/sysfs/${m#sysfs=} ;;
 		stdin=*) stdin=$cases_dir/data/${m#stdin=} ;;
 		*) IFS=$oldifs; echo "ERROR: $loc: unknown mode '$m'"; exit 99 ;;
@@ -134,6 +166,11 @@ while IFS= read -r line; do
 	# Arguments may be quoted in the case line.
 	eval "set -- $args"
 	[ -z "$drop" ] || fabric_console "Error \"$drop\" 100" > /dev/null || { echo "ERROR: $loc: cannot drop at $drop"; exit 99; }
+	if [ -n "$unlink" ]; then
+		sweeps=$(fabric_sweeps)
+		fabric_console "Unlink \"${unlink%:*}\"[${unlink##*:}]" > /dev/null || { echo "ERROR: $loc: cannot unlink $unlink"; exit 99; }
+		fabric_wait_sweep "$sweeps" || { echo "ERROR: $loc: no OpenSM sweep after unlinking $unlink"; exit 99; }
+	fi
 	run "$work/ours" "$host" "$sysfs" "$ours" "$tool" "$@"
 	if [ -n "$own" ]; then
 		nown=$((nown + 1))
@@ -163,6 +200,13 @@ while IFS= read -r line; do
 			show_diff "$loc: $spec" "$work/ref" "$work/ours"; fail=$((fail + 1)); fi
 	fi
 	[ -z "$drop" ] || fabric_console "Error \"$drop\" 0" > /dev/null || { echo "ERROR: $loc: cannot stop the drops at $drop"; exit 99; }
+	[ -z "$drop" ] || rm -f "$work"/cache-*
+	if [ -n "$unlink" ]; then
+		sweeps=$(fabric_sweeps)
+		fabric_console "ReLink \"${unlink%:*}\"[${unlink##*:}]" > /dev/null || { echo "ERROR: $loc: cannot relink $unlink"; exit 99; }
+		fabric_wait_sweep "$sweeps" || { echo "ERROR: $loc: no OpenSM sweep after relinking $unlink"; exit 99; }
+		rm -f "$work"/cache-*
+	fi
 done < "$work/sorted"
 
 echo "$n cases ($nref against the reference, $nown against recorded results): $pass passed, $fail failed"
