@@ -83,3 +83,8 @@ if [ -x "$b/tests/topo/topo-dump" ] && [ -x "$b/bench/bench-simrate" ]; then
 	# BENCH_SIZES, BENCH_PAIRS, BENCH_SM, ...: see bench/README.md
 	sh "$top/bench/bench-topo.sh" "$b"
 fi
+if [ -x "$b/utils/ibnetdiscover" ]; then
+	echo
+	# BENCH_TREE, BENCH_RUNS: see bench/README.md
+	sh "$top/bench/bench-disc-tools.sh" "$b"
+fi
