@@ -160,11 +160,19 @@ static void resolve_dests(struct ibdiag_port *port, struct dests *d, const uint8
 	free(q);
 }
 
+static const struct fdb_dest *dest_of(void *user, int lid)
+{
+	const struct dests *d = user;
+
+	if (!d->dest || lid < d->first || lid >= d->first + d->count)
+		return NULL;
+	return &d->dest[lid - d->first];
+}
+
 static void dump_unicast(struct ibdiag_port *port, struct ibroute_opts *o, struct target *t,
 			 int startlid, int endlid)
 {
-	int top = t->si.linearFDBTop, startblock, endblock, nblocks, block, n = 0, failed = -1;
-	struct fdb_lid_state st = { 0 };
+	int top = t->si.linearFDBTop, startblock, endblock, nblocks, block, n, failed = -1;
 	struct dests d = { 0 };
 	struct fdb_query *q;
 	uint8_t *lft;
@@ -185,6 +193,7 @@ static void dump_unicast(struct ibdiag_port *port, struct ibroute_opts *o, struc
 		set_query(&q[block], t->path, IBSTRUCT_SMP_LINEAR_FORWARDING_TABLE_ATTR_ID,
 			  (uint32_t)(startblock + block));
 	fdb_query_run(port, q, (size_t)nblocks);
+	/* the reference stops at a block it cannot read, after the lines of those before */
 	for (block = 0; block < nblocks; block++) {
 		if (q[block].rc) {
 			failed = block;
@@ -195,32 +204,14 @@ static void dump_unicast(struct ibdiag_port *port, struct ibroute_opts *o, struc
 	if (failed >= 0)
 		nblocks = failed;
 
-	/* the LIDs printed, all resolved at once */
+	/* every LID the table sends somewhere, resolved at once */
 	if (!o->pr.brief && nblocks > 0) {
 		int first = startblock * FDB_LFT_BLOCK;
 
 		resolve_dests(port, &d, lft, first, first + nblocks * FDB_LFT_BLOCK - 1, t->nports);
 	}
-
-	for (block = 0; block < nblocks; block++) {
-		int i = (startblock + block) * FDB_LFT_BLOCK;
-		int e = i + FDB_LFT_BLOCK;
-
-		if (i < startlid)
-			i = startlid;
-		if (e > endlid + 1)
-			e = endlid + 1;
-		for (; i < e; i++) {
-			unsigned outport = lft[i - startblock * FDB_LFT_BLOCK];
-			bool valid = outport <= t->nports;
-
-			if (!valid && !o->pr.all)
-				continue;
-			fdb_lid_line(&o->pr, &st, i, outport, valid,
-				     d.dest ? &d.dest[i - d.first] : NULL);
-			n++;
-		}
-	}
+	n = fdb_lft_lines(&o->pr, lft, startblock * FDB_LFT_BLOCK, nblocks * FDB_LFT_BLOCK,
+			  startlid, endlid, t->nports, dest_of, &d);
 	if (failed >= 0)
 		fprintf(stderr, "SubnGet() failed; MAD status 0x%x AM 0x%x\n", q[failed].status,
 			startblock + failed);
@@ -235,12 +226,12 @@ static void dump_unicast(struct ibdiag_port *port, struct ibroute_opts *o, struc
 static void dump_multicast(struct ibdiag_port *port, struct ibroute_opts *o, struct target *t,
 			   unsigned startlid, unsigned endlid)
 {
-	static uint16_t mft[FDB_MFT_CHUNKS][FDB_MFT_BLOCK];
 	unsigned cap = t->si.multicastFDBCap, top = t->si.multicastFDBTop;
 	unsigned chunks = (t->nports + 1 + 15) / 16, startblock, lastblock, nblocks, b, j;
+	fdb_mft_block_t *mft;
 	struct fdb_query *q;
 	char *name;
-	int n = 0;
+	int n;
 
 	fdb_mft_range(&o->pr, cap, top, &startlid, &endlid);
 	name = ibdiag_nnmap_name(o->pr.map, t->guid, t->nd);
@@ -253,7 +244,8 @@ static void dump_multicast(struct ibdiag_port *port, struct ibroute_opts *o, str
 	if (chunks > FDB_MFT_CHUNKS)
 		chunks = FDB_MFT_CHUNKS;
 	q = calloc((size_t)nblocks * chunks + 1, sizeof(*q));
-	if (!q)
+	mft = calloc((size_t)nblocks + 1, sizeof(*mft));
+	if (!q || !mft)
 		IBPANIC("out of memory");
 	for (b = 0; b < nblocks; b++)
 		for (j = 0; j < chunks; j++)
@@ -263,31 +255,24 @@ static void dump_multicast(struct ibdiag_port *port, struct ibroute_opts *o, str
 	fdb_query_run(port, q, (size_t)nblocks * chunks);
 
 	for (b = 0; b < nblocks; b++) {
-		unsigned block = startblock + b, i, e;
-
 		for (j = 0; j < chunks; j++) {
 			const struct fdb_query *r = &q[b * chunks + j];
 
 			if (r->rc) {
+				/* the reference stops here, without its last line */
+				n = fdb_mft_lines(&o->pr, mft, startblock, b, startlid, endlid,
+						  t->nports);
 				fprintf(stderr, "SubnGet() failed; MAD status 0x%x AM 0x%x\n",
 					r->status, r->attr_mod);
-				free(q);
-				return;
+				goto out;
 			}
-			for (i = 0; i < FDB_MFT_BLOCK; i++)
-				mft[j][i] = (uint16_t)(r->data[2 * i] << 8 | r->data[2 * i + 1]);
+			fdb_mft_chunk(mft[b], j, r->data);
 		}
-		i = block * FDB_MFT_BLOCK;
-		e = i + FDB_MFT_BLOCK;
-		if (i < startlid)
-			i = startlid;
-		if (e > endlid + 1)
-			e = endlid + 1;
-		for (; i < e; i++)
-			if (fdb_mlid_line(&o->pr, i, t->nports, (const uint16_t(*)[FDB_MFT_BLOCK])mft))
-				n++;
 	}
+	n = fdb_mft_lines(&o->pr, mft, startblock, nblocks, startlid, endlid, t->nports);
 	fdb_footer(&o->pr, n, true);
+out:
+	free(mft);
 	free(q);
 }
 

@@ -255,7 +255,7 @@ void fdb_lid_line(const struct fdb_print *pr, struct fdb_lid_state *st, int lid,
 }
 
 bool fdb_mlid_line(const struct fdb_print *pr, unsigned mlid, unsigned nports,
-		   const uint16_t masks[FDB_MFT_CHUNKS][FDB_MFT_BLOCK])
+		   const uint16_t (*masks)[FDB_MFT_BLOCK])
 {
 	unsigned chunks = (nports + 1 + 15) / 16, i, nonzero = 0;
 	unsigned pos = mlid % FDB_MFT_BLOCK;
@@ -287,6 +287,49 @@ bool fdb_mlid_line(const struct fdb_print *pr, unsigned mlid, unsigned nports,
 		return false;
 	printf("0x%04x      %s\n", mlid, str);
 	return true;
+}
+
+int fdb_lft_lines(const struct fdb_print *pr, const uint8_t *lft, int first, int len,
+		  int startlid, int endlid, unsigned nports, fdb_dest_fn dest, void *user)
+{
+	struct fdb_lid_state st = { 0 };
+	int i = startlid > first ? startlid : first;
+	int e = endlid < first + len - 1 ? endlid : first + len - 1;
+	int n = 0;
+
+	for (; i <= e; i++) {
+		unsigned outport = lft[i - first];
+		bool valid = outport <= nports;
+
+		if (!valid && !pr->all)
+			continue;
+		fdb_lid_line(pr, &st, i, outport, valid,
+			     fdb_lid_needs_dest(pr, &st, i, valid) ? dest(user, i) : NULL);
+		n++;
+	}
+	return n;
+}
+
+void fdb_mft_chunk(fdb_mft_block_t block, unsigned chunk, const uint8_t data[64])
+{
+	for (unsigned i = 0; i < FDB_MFT_BLOCK; i++)
+		block[chunk][i] = (uint16_t)(data[2 * i] << 8 | data[2 * i + 1]);
+}
+
+int fdb_mft_lines(const struct fdb_print *pr, const fdb_mft_block_t *blocks, unsigned first,
+		  unsigned n, unsigned startlid, unsigned endlid, unsigned nports)
+{
+	unsigned i = first * FDB_MFT_BLOCK, e = (first + n) * FDB_MFT_BLOCK;
+	int printed = 0;
+
+	if (i < startlid)
+		i = startlid;
+	if (e > endlid + 1)
+		e = endlid + 1;
+	for (; i < e; i++)
+		if (fdb_mlid_line(pr, i, nports, blocks[i / FDB_MFT_BLOCK - first]))
+			printed++;
+	return printed;
 }
 
 void fdb_footer(const struct fdb_print *pr, int n, bool multicast)

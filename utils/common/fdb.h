@@ -85,7 +85,23 @@ void fdb_lid_line(const struct fdb_print *pr, struct fdb_lid_state *st, int lid,
 /* One MFT line for `mlid` from the masks of its block (host order, [chunk][mlid % 32]);
  * returns whether it was printed (non-empty, or -a). */
 bool fdb_mlid_line(const struct fdb_print *pr, unsigned mlid, unsigned nports,
-		   const uint16_t masks[FDB_MFT_CHUNKS][FDB_MFT_BLOCK]);
+		   const uint16_t (*masks)[FDB_MFT_BLOCK]);
+/* The destination of a LID for fdb_lft_lines(): NULL when it is unknown. */
+typedef const struct fdb_dest *(*fdb_dest_fn)(void *user, int lid);
+
+/* The lines of LIDs startlid..endlid found in lft (the entries of LIDs first..first+len-1),
+ * from a fresh walk state; returns how many were printed. */
+int fdb_lft_lines(const struct fdb_print *pr, const uint8_t *lft, int first, int len,
+		  int startlid, int endlid, unsigned nports, fdb_dest_fn dest, void *user);
+/* MFT blocks: masks[block][chunk][mlid % 32], host order. */
+typedef uint16_t fdb_mft_block_t[FDB_MFT_CHUNKS][FDB_MFT_BLOCK];
+/* Decodes one chunk (16 ports) of an MFT block from an SMP's data. */
+void fdb_mft_chunk(fdb_mft_block_t block, unsigned chunk, const uint8_t data[64]);
+/* The lines of MLIDs startlid..endlid found in blocks (block `first` first, n of them);
+ * returns how many were printed. */
+int fdb_mft_lines(const struct fdb_print *pr, const fdb_mft_block_t *blocks, unsigned first,
+		  unsigned n, unsigned startlid, unsigned endlid, unsigned nports);
+
 /* "N valid lids dumped " / "N mlids dumped ". */
 void fdb_footer(const struct fdb_print *pr, int n, bool multicast);
 
