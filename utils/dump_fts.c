@@ -19,12 +19,6 @@
 #include "common/fdb.h"
 #include "common/ibdiag-topo.h"
 
-struct dump_opts {
-	struct fdb_print pr;
-	bool multicast;
-	char *map_file;
-};
-
 /* One switch and the queries of its table. */
 struct sw {
 	struct ibtopo_node *node;
@@ -38,32 +32,6 @@ struct sw {
 	unsigned chunks;            /* MFT: queries per block */
 	struct fdb_query *q;        /* nblocks (* chunks) queries */
 };
-
-static int process_opt(void *ctx, int letter, char *arg)
-{
-	struct dump_opts *o = ctx;
-
-	switch (letter) {
-	case 'a':
-		o->pr.all = true;
-		break;
-	case 'M':
-		o->multicast = true;
-		break;
-	case 'n':
-		o->pr.brief = true;
-		break;
-	case 1:
-		free(o->map_file);
-		o->map_file = strdup(arg);
-		if (!o->map_file)
-			IBEXIT("out of memory, strdup for node_name_map_file name failed");
-		break;
-	default:
-		return -1;
-	}
-	return 0;
-}
 
 static void sw_init(struct sw *s, struct ibtopo_node *node)
 {
@@ -84,14 +52,6 @@ static void sw_init(struct sw *s, struct ibtopo_node *node)
 		 dr->drdlid, hops);
 }
 
-static void set_query(struct fdb_query *q, struct ibpath_path *path, uint16_t attr, uint32_t mod)
-{
-	memset(q, 0, sizeof(*q));
-	q->path = path;
-	q->attr_id = attr;
-	q->attr_mod = mod;
-}
-
 /* ---- Unicast ------------------------------------------------------------------------------- */
 
 static void lft_queries(struct sw *s, int startlid, int endlid)
@@ -107,7 +67,7 @@ static void lft_queries(struct sw *s, int startlid, int endlid)
 	if (!s->q)
 		IBPANIC("out of memory");
 	for (unsigned b = 0; b < s->nblocks; b++)
-		set_query(&s->q[b], s->path, IBSTRUCT_SMP_LINEAR_FORWARDING_TABLE_ATTR_ID,
+		fdb_set_query(&s->q[b], s->path, IBSTRUCT_SMP_LINEAR_FORWARDING_TABLE_ATTR_ID,
 			  s->first_block + b);
 }
 
@@ -140,7 +100,7 @@ static const struct fdb_dest *dest_of(void *user, int lid)
 	return &l->dest;
 }
 
-static void lft_print(const struct dump_opts *o, const struct ibtopo *topo, struct sw *s,
+static void lft_print(const struct fdb_opts *o, const struct ibtopo *topo, struct sw *s,
 		      const char *name)
 {
 	uint8_t *lft = calloc((size_t)s->nblocks + 1, FDB_LFT_BLOCK);
@@ -174,7 +134,7 @@ static void lft_print(const struct dump_opts *o, const struct ibtopo *topo, stru
 
 /* ---- Multicast ----------------------------------------------------------------------------- */
 
-static void mft_queries(const struct dump_opts *o, struct sw *s, unsigned startlid,
+static void mft_queries(const struct fdb_opts *o, struct sw *s, unsigned startlid,
 			unsigned endlid)
 {
 	unsigned lastblock;
@@ -193,13 +153,13 @@ static void mft_queries(const struct dump_opts *o, struct sw *s, unsigned startl
 		IBPANIC("out of memory");
 	for (unsigned b = 0; b < s->nblocks; b++)
 		for (unsigned j = 0; j < s->chunks; j++)
-			set_query(&s->q[b * s->chunks + j], s->path,
+			fdb_set_query(&s->q[b * s->chunks + j], s->path,
 				  IBSTRUCT_SMP_MULTICAST_FORWARDING_TABLE_ATTR_ID,
 				  (s->first_block + b - FDB_MIN_MLID / FDB_MFT_BLOCK) | (j << 28));
 }
 
 /* `last` is the reference's static MFT buffer: what the last block read left in it. */
-static void mft_print(const struct dump_opts *o, struct sw *s, const char *name,
+static void mft_print(const struct fdb_opts *o, struct sw *s, const char *name,
 		      fdb_mft_block_t last)
 {
 	fdb_mft_block_t *mft = calloc((size_t)s->nblocks + 1, sizeof(*mft));
@@ -232,13 +192,6 @@ static void mft_print(const struct dump_opts *o, struct sw *s, const char *name,
 
 int main(int argc, char **argv)
 {
-	static const struct ibdiag_opt opts[] = {
-		{ "all", 'a', 0, NULL, "show all lids, even invalid entries" },
-		{ "no_dests", 'n', 0, NULL, "do not try to resolve destinations" },
-		{ "Multicast", 'M', 0, NULL, "show multicast forwarding tables" },
-		{ "node-name-map", 1, 1, "<file>", "node name map file" },
-		{ NULL, 0, 0, NULL, NULL },
-	};
 	static const char *const examples[] = {
 		" -- Unicast examples:",
 		"-a\t# same, but dump all lids, even with invalid out ports",
@@ -252,7 +205,7 @@ int main(int argc, char **argv)
 		NULL,
 	};
 	static fdb_mft_block_t mft_buffer;
-	struct dump_opts o = { .pr.unknown = ": (node info not available fabric scan)" };
+	struct fdb_opts o = { .pr.unknown = ": (node info not available fabric scan)" };
 	unsigned startlid = 0, endlid = 0, nsw, i, total = 0;
 	struct ibdiag_nnmap *map;
 	struct ibdiag_port *port;
@@ -261,7 +214,7 @@ int main(int argc, char **argv)
 	struct sw *sws;
 	int first;
 
-	first = ibdiag_process_opts(argc, argv, &o, "KGDLs", opts, process_opt,
+	first = ibdiag_process_opts(argc, argv, &o, "KGDLs", fdb_opt_table, fdb_process_opt,
 				    "[<dest dr_path|lid|guid> [<startlid> [<endlid>]]]", examples);
 	argc -= first;
 	argv += first;

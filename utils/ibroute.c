@@ -18,12 +18,6 @@
 #include "common/fdb.h"
 #include "common/ibdiag-topo.h"
 
-struct ibroute_opts {
-	struct fdb_print pr;
-	bool multicast;
-	char *map_file;
-};
-
 /* The target switch as check_switch() of the reference finds it. */
 struct target {
 	struct ibpath_path *path;
@@ -33,32 +27,6 @@ struct target {
 	char nd[65];
 	struct ibstruct_smp_switch_info si;
 };
-
-static int process_opt(void *ctx, int letter, char *arg)
-{
-	struct ibroute_opts *o = ctx;
-
-	switch (letter) {
-	case 'a':
-		o->pr.all = true;
-		break;
-	case 'M':
-		o->multicast = true;
-		break;
-	case 'n':
-		o->pr.brief = true;
-		break;
-	case 1:
-		free(o->map_file);
-		o->map_file = strdup(arg);
-		if (!o->map_file)
-			IBEXIT("out of memory, strdup for node_name_map_file name failed");
-		break;
-	default:
-		return -1;
-	}
-	return 0;
-}
 
 /* NULL, or the reason the target cannot be dumped (the reference's texts). */
 static const char *check_switch(struct ibdiag_port *port, struct target *t)
@@ -84,14 +52,6 @@ static const char *check_switch(struct ibdiag_port *port, struct target *t)
 		return "switch info failed: is a switch node?";
 	ibstruct_smp_switch_info_unpack(&t->si, si, sizeof(si));
 	return NULL;
-}
-
-static void set_query(struct fdb_query *q, struct ibpath_path *path, uint16_t attr, uint32_t mod)
-{
-	memset(q, 0, sizeof(*q));
-	q->path = path;
-	q->attr_id = attr;
-	q->attr_mod = mod;
 }
 
 /* The destinations of LIDs first..last that the table sends to a valid port: NodeDesc,
@@ -128,9 +88,9 @@ static void resolve_dests(struct ibdiag_port *port, struct dests *d, const uint8
 			IBPANIC("out of memory");
 		ibpath_path_set(paths[i], IBPATH_DLID, (uint64_t)lid);
 		ibpath_path_set(paths[i], IBPATH_TIMEOUT_MS, 100);
-		set_query(&q[nq++], paths[i], IBSTRUCT_SMP_NODE_DESCRIPTION_ATTR_ID, 0);
-		set_query(&q[nq++], paths[i], IBSTRUCT_SMP_PORT_INFO_ATTR_ID, 0);
-		set_query(&q[nq++], paths[i], IBSTRUCT_SMP_NODE_INFO_ATTR_ID, 0);
+		fdb_set_query(&q[nq++], paths[i], IBSTRUCT_SMP_NODE_DESCRIPTION_ATTR_ID, 0);
+		fdb_set_query(&q[nq++], paths[i], IBSTRUCT_SMP_PORT_INFO_ATTR_ID, 0);
+		fdb_set_query(&q[nq++], paths[i], IBSTRUCT_SMP_NODE_INFO_ATTR_ID, 0);
 	}
 	fdb_query_run(port, q, (size_t)nq);
 	for (i = 0, nq = 0; i < n; i++) {
@@ -169,7 +129,7 @@ static const struct fdb_dest *dest_of(void *user, int lid)
 	return &d->dest[lid - d->first];
 }
 
-static void dump_unicast(struct ibdiag_port *port, struct ibroute_opts *o, struct target *t,
+static void dump_unicast(struct ibdiag_port *port, struct fdb_opts *o, struct target *t,
 			 int startlid, int endlid)
 {
 	int top = t->si.linearFDBTop, startblock, endblock, nblocks, block, n, failed = -1;
@@ -190,7 +150,7 @@ static void dump_unicast(struct ibdiag_port *port, struct ibroute_opts *o, struc
 	if (!q || !lft)
 		IBPANIC("out of memory");
 	for (block = 0; block < nblocks; block++)
-		set_query(&q[block], t->path, IBSTRUCT_SMP_LINEAR_FORWARDING_TABLE_ATTR_ID,
+		fdb_set_query(&q[block], t->path, IBSTRUCT_SMP_LINEAR_FORWARDING_TABLE_ATTR_ID,
 			  (uint32_t)(startblock + block));
 	fdb_query_run(port, q, (size_t)nblocks);
 	/* the reference stops at a block it cannot read, after the lines of those before */
@@ -223,7 +183,7 @@ static void dump_unicast(struct ibdiag_port *port, struct ibroute_opts *o, struc
 	free(q);
 }
 
-static void dump_multicast(struct ibdiag_port *port, struct ibroute_opts *o, struct target *t,
+static void dump_multicast(struct ibdiag_port *port, struct fdb_opts *o, struct target *t,
 			   unsigned startlid, unsigned endlid)
 {
 	unsigned cap = t->si.multicastFDBCap, top = t->si.multicastFDBTop;
@@ -249,7 +209,7 @@ static void dump_multicast(struct ibdiag_port *port, struct ibroute_opts *o, str
 		IBPANIC("out of memory");
 	for (b = 0; b < nblocks; b++)
 		for (j = 0; j < chunks; j++)
-			set_query(&q[b * chunks + j], t->path,
+			fdb_set_query(&q[b * chunks + j], t->path,
 				  IBSTRUCT_SMP_MULTICAST_FORWARDING_TABLE_ATTR_ID,
 				  (startblock + b - FDB_MIN_MLID / FDB_MFT_BLOCK) | (j << 28));
 	fdb_query_run(port, q, (size_t)nblocks * chunks);
@@ -278,13 +238,6 @@ out:
 
 int main(int argc, char **argv)
 {
-	static const struct ibdiag_opt opts[] = {
-		{ "all", 'a', 0, NULL, "show all lids, even invalid entries" },
-		{ "no_dests", 'n', 0, NULL, "do not try to resolve destinations" },
-		{ "Multicast", 'M', 0, NULL, "show multicast forwarding tables" },
-		{ "node-name-map", 1, 1, "<file>", "node name map file" },
-		{ NULL, 0, 0, NULL, NULL },
-	};
 	static const char *const examples[] = {
 		" -- Unicast examples:",
 		"4\t# dump all lids with valid out ports of switch with lid 4",
@@ -300,7 +253,7 @@ int main(int argc, char **argv)
 		"-M -n 4\t# simple dump format",
 		NULL,
 	};
-	struct ibroute_opts o = { .pr.unknown = ": (unknown node and type)" };
+	struct fdb_opts o = { .pr.unknown = ": (unknown node and type)" };
 	struct target t = { 0 };
 	struct ibdiag_nnmap *map;
 	struct ibdiag_port *port;
@@ -308,7 +261,7 @@ int main(int argc, char **argv)
 	const char *err;
 	int first;
 
-	first = ibdiag_process_opts(argc, argv, &o, "K", opts, process_opt,
+	first = ibdiag_process_opts(argc, argv, &o, "K", fdb_opt_table, fdb_process_opt,
 				    "[<dest dr_path|lid|guid> [<startlid> [<endlid>]]]", examples);
 	argc -= first;
 	argv += first;

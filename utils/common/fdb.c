@@ -16,6 +16,50 @@
 #include "fdb.h"
 #include "ibdiag-topo.h"
 
+/* ---- Options --------------------------------------------------------------------------------- */
+
+const struct ibdiag_opt fdb_opt_table[] = {
+	{ "all", 'a', 0, NULL, "show all lids, even invalid entries" },
+	{ "no_dests", 'n', 0, NULL, "do not try to resolve destinations" },
+	{ "Multicast", 'M', 0, NULL, "show multicast forwarding tables" },
+	{ "node-name-map", 1, 1, "<file>", "node name map file" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+int fdb_process_opt(void *ctx, int letter, char *arg)
+{
+	struct fdb_opts *o = ctx;
+
+	switch (letter) {
+	case 'a':
+		o->pr.all = true;
+		break;
+	case 'M':
+		o->multicast = true;
+		break;
+	case 'n':
+		o->pr.brief = true;
+		break;
+	case 1:
+		free(o->map_file);
+		o->map_file = strdup(arg);
+		if (!o->map_file)
+			IBEXIT("out of memory, strdup for node_name_map_file name failed");
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+void fdb_set_query(struct fdb_query *q, struct ibpath_path *path, uint16_t attr, uint32_t mod)
+{
+	memset(q, 0, sizeof(*q));
+	q->path = path;
+	q->attr_id = attr;
+	q->attr_mod = mod;
+}
+
 /* ---- Batches of SubnGet ------------------------------------------------------------------ */
 
 static void query_fail(struct fdb_query *q, int rc, const struct ibmadrpc_error *err)

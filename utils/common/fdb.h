@@ -43,6 +43,19 @@ struct fdb_print {
 	const char *unknown;              /* text for a LID that could not be resolved */
 };
 
+/* The options ibroute and dump_fts share: -a, -n, -M, --node-name-map. */
+struct fdb_opts {
+	struct fdb_print pr;
+	bool multicast;
+	char *map_file;  /* malloc'd */
+};
+/* Their option table (NULL-terminated) and handler (ctx: a struct fdb_opts). */
+extern const struct ibdiag_opt fdb_opt_table[];
+int fdb_process_opt(void *ctx, int letter, char *arg);
+
+/* A batch entry: the SubnGet of attr/mod over path. */
+void fdb_set_query(struct fdb_query *q, struct ibpath_path *path, uint16_t attr, uint32_t mod);
+
 /* A destination LID's owner, as far as it is known. */
 struct fdb_dest {
 	bool known;
