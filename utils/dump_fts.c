@@ -190,6 +190,22 @@ static void mft_print(const struct fdb_opts *o, struct sw *s, const char *name,
 	free(mft);
 }
 
+/* Whether the port of -C/-P opens: the reference's discovery opens it first and fails
+ * with its own messages, not with the common "Failed to open" exit. */
+static bool port_opens(void)
+{
+	struct ibmadrpc_error *err = NULL;
+	struct ibmadrpc_port *p = NULL;
+
+	if (ibmadrpc_port_open_name(&p, ibd.ca, ibd.ca_port, &err) < 0) {
+		ibdiag_show_error(err);
+		ibmadrpc_error_free(err);
+		return false;
+	}
+	ibmadrpc_port_close(p);
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const examples[] = {
@@ -225,6 +241,15 @@ int main(int argc, char **argv)
 
 	map = ibdiag_nnmap_open(o.map_file);
 	o.pr.map = map;
+	if (!port_opens()) {
+		/* libibnetdisc's complaint, then dump_fts's own */
+		fprintf(stderr, "./libibnetdisc/ibnetdisc.c:802; can't open MAD port (%s:%d)\n",
+			ibd.ca ? ibd.ca : "(null)", (int)ibd.ca_port);
+		fprintf(stderr, "Failed to discover fabric\n");
+		ibdiag_nnmap_close(map);
+		free(o.map_file);
+		return 255;
+	}
 	port = ibdiag_open_port();
 	ibdiag_topo_discover(port, NULL, &topo);
 	ibdiag_topo_print_errors(topo);
