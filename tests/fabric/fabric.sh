@@ -620,14 +620,26 @@ fabric_sweeps() {
 }
 
 # fabric_wait_sweep N [SECONDS]: wait until more than N sweeps completed
-# (take N from fabric_sweeps before injecting the change).  Default 20 s.
+# (take N from fabric_sweeps before injecting the change).  Default 20 s.  The trap
+# ibsim sends for a link change is one unacknowledged MAD: when it is lost (a busy
+# machine), no sweep comes; after 3 s without one OpenSM is asked for a heavy sweep
+# with SIGHUP (opensm(8): "as if a trap was received"), once.
 fabric_wait_sweep() {
 	_fabric_need fabric_wait_sweep || return 1
-	_fws_end=$(($(date +%s) + ${2:-20}))
+	_fws_start=$(date +%s)
+	_fws_end=$((_fws_start + ${2:-20}))
+	_fws_hup=
 	while [ "$(fabric_sweeps)" -le "$1" ]; do
-		if [ "$(date +%s)" -ge "$_fws_end" ] || ! _fabric_alive "$FABRIC_SM_PID"; then
+		_fws_now=$(date +%s)
+		if [ "$_fws_now" -ge "$_fws_end" ] || ! _fabric_alive "$FABRIC_SM_PID"; then
 			_fabric_say "fabric_wait_sweep: no new OpenSM sweep after $1 within ${2:-20} s"
 			return 1
+		fi
+		if [ -z "$_fws_hup" ] && [ "$_fws_now" -ge $((_fws_start + 3)) ] &&
+			_fabric_ours "$FABRIC_SM_PID" sm; then
+			_fabric_verbose "fabric_wait_sweep: no sweep after 3 s, SIGHUP to OpenSM"
+			kill -HUP "$FABRIC_SM_PID" 2>/dev/null || :
+			_fws_hup=1
 		fi
 		_fabric_nap 0.05
 	done
