@@ -125,6 +125,8 @@ int ibdiag_topo_discover(struct ibdiag_port *p, const struct ibdiag_topo_opts *o
 	rc = ibtopo_discovery_set_timeout(disc, ibd.timeout_ms ? ibd.timeout_ms : 1000, 3);
 	if (rc < 0)
 		goto out;
+	if (o->node_seen)
+		ibtopo_discovery_set_node_seen(disc, o->node_seen, o->node_seen_user);
 	ibtopo_discovery_set_mkey(disc, ibd.mkey);
 	ibtopo_discovery_set_mlx_epi(disc, ibd.mlx_epi);
 	if (!o->no_progress && isatty(STDERR_FILENO)) {

@@ -19,6 +19,9 @@ struct ibdiag_topo_opts {
 	unsigned max_hops;     /* 0: no limit */
 	unsigned outstanding;  /* -o: SMPs in flight (0: libibnetdisc's 2 is NOT kept: ours, 64) */
 	bool no_progress;      /* never draw the progress line */
+	/* each NodeInfo answer as it is taken in (ibnetdiscover -s); NULL: none */
+	ibtopo_node_seen_fn node_seen;
+	void *node_seen_user;
 };
 
 /* The port's scheduler (made on first use; freed by ibdiag_close_port's caller through

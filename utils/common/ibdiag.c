@@ -348,7 +348,9 @@ int ibdiag_process_opts(int argc, char **argv, void *ctx, const char *exclude,
 	for (o = custom; o && o->name; o++) {
 		if (o->letter > 0 && o->letter < 0x200)
 			is_custom[o->letter] = true;
-		usage_opts[n++] = o;
+		/* a tool's hidden extras (values 0x100 and up) are not in the usage text */
+		if (o->letter < 0x100)
+			usage_opts[n++] = o;
 	}
 	for (o = common_opts; o->name; o++) {
 		if (exclude && strchr(exclude, o->letter))
@@ -371,8 +373,15 @@ int ibdiag_process_opts(int argc, char **argv, void *ctx, const char *exclude,
 				shortopts[s++] = ':';
 		}
 	}
-	longopts[n].name = "sa";
-	longopts[n].val = OPT_SA;
+	for (o = custom; o && o->name; o++) {
+		if (o->letter < 0x100)
+			continue;
+		longopts[i].name = o->name;
+		longopts[i].has_arg = o->has_arg;
+		longopts[i++].val = o->letter;
+	}
+	longopts[i].name = "sa";
+	longopts[i].val = OPT_SA;
 
 	for (;;) {
 		int ch = getopt_long(argc, argv, shortopts, longopts, NULL);

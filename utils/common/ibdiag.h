@@ -51,7 +51,9 @@ struct ibdiag_common {
 extern struct ibdiag_common ibd;
 
 /* One tool-specific option.  letter: the short option, or a value 1..31 for long-only
- * options (then passed to the handler as that value). */
+ * options (then passed to the handler as that value), or IBDIAG_OPT_EXTRA..0x1ff for a
+ * hidden extra (long only, not in the usage text, like the common --sa). */
+#define IBDIAG_OPT_EXTRA 0x140 /* 0x100..0x13f: the common hidden extras */
 struct ibdiag_opt {
 	const char *name;
 	int letter;
