@@ -231,17 +231,20 @@ static const char *link_speed(const uint8_t *cap, const struct ibtopo_port *port
 	return "???";
 }
 
-/* The capability-mask port of a node's port (libibnetdisc: a switch's port 0, which may be
- * missing) */
+/* The PortInfo of the node's port 0, NULL when it has none (a CA; a switch whose port 0
+ * never answered its NodeInfo) */
+static const uint8_t *port0_info(const struct ibtopo_port *port)
+{
+	const struct ibtopo_port *p0 = ibtopo_node_port(ibtopo_port_node(port), 0);
+
+	return p0 ? pinfo(p0) : NULL;
+}
+
+/* The port whose capability mask tells about a port's speeds: a switch's port 0 */
 static const uint8_t *cap_info(const struct ibtopo_port *port)
 {
-	const struct ibtopo_node *node = ibtopo_port_node(port);
-
-	if (ibtopo_node_type(node) == IBTOPO_NODE_SWITCH) {
-		const struct ibtopo_port *p0 = ibtopo_node_port(node, 0);
-
-		return p0 ? pinfo(p0) : NULL;
-	}
+	if (ibtopo_node_type(ibtopo_port_node(port)) == IBTOPO_NODE_SWITCH)
+		return port0_info(port);
 	return pinfo(port);
 }
 
@@ -416,7 +419,8 @@ static void out_switch_port(struct nd *nd, const struct ibtopo_port *port, bool 
 		fprintf(nd->f, "%s", ext);
 	rname = node_name(nd, rnode);
 	ext = ext_str(nd, rem, group, rbuf, sizeof(rbuf));
-	speed = link_speed(cap_info(port), port, &ispeed);
+	/* a switch port's line, also for a CA in a chassis slot (which has no port 0) */
+	speed = link_speed(port0_info(port), port, &ispeed);
 	fprintf(nd->f, "\t%s[%u]%s", quoted_id(rnode, id, sizeof(id)), ibtopo_port_num(rem), ext ? ext : "");
 	if (ibtopo_node_type(rnode) != IBTOPO_NODE_SWITCH)
 		fprintf(nd->f, "(%" PRIx64 ") ", ibtopo_port_guid(rem));
@@ -464,10 +468,10 @@ static void out_ca_port(struct nd *nd, const struct ibtopo_port *port, bool grou
 	free(rname);
 }
 
-static void out_linked_ports(struct nd *nd, const struct ibtopo_node *node, bool group, const char *prefix)
+/* The ports with a link, as switch ports (sw) or CA ports */
+static void out_linked_ports(struct nd *nd, const struct ibtopo_node *node, bool sw, bool group,
+			     const char *prefix)
 {
-	bool sw = ibtopo_node_type(node) == IBTOPO_NODE_SWITCH;
-
 	for (unsigned p = 1; p <= ibtopo_node_num_ports(node); p++) {
 		const struct ibtopo_port *port = ibtopo_node_port(node, p);
 
@@ -515,7 +519,7 @@ static void out_chassis(struct nd *nd, const struct ibtopo *t, const struct ibto
 
 		if (node) {
 			out_switch(nd, node, true, chname, NULL, NULL);
-			out_linked_ports(nd, node, true, NULL);
+			out_linked_ports(nd, node, true, true, NULL);
 		}
 	}
 	fprintf(nd->f, "\n# Line Nodes");
@@ -524,7 +528,7 @@ static void out_chassis(struct nd *nd, const struct ibtopo *t, const struct ibto
 
 		if (node) {
 			out_switch(nd, node, true, chname, NULL, NULL);
-			out_linked_ports(nd, node, true, NULL);
+			out_linked_ports(nd, node, true, true, NULL);
 		}
 	}
 	fprintf(nd->f, "\n# Chassis Switches");
@@ -533,7 +537,7 @@ static void out_chassis(struct nd *nd, const struct ibtopo *t, const struct ibto
 
 		if (ibtopo_node_type(node) == IBTOPO_NODE_SWITCH) {
 			out_switch(nd, node, true, chname, NULL, NULL);
-			out_linked_ports(nd, node, true, NULL);
+			out_linked_ports(nd, node, true, true, NULL);
 		}
 	}
 	fprintf(nd->f, "\n# Chassis CAs");
@@ -542,7 +546,7 @@ static void out_chassis(struct nd *nd, const struct ibtopo *t, const struct ibto
 
 		if (ibtopo_node_type(node) == IBTOPO_NODE_CA) {
 			out_ca(nd, node, true, chname, NULL, NULL);
-			out_linked_ports(nd, node, true, NULL);
+			out_linked_ports(nd, node, false, true, NULL);
 		}
 	}
 }
@@ -575,7 +579,7 @@ static void dump_topology(struct nd *nd, const struct ibtopo *t)
 		if (group && in_numbered_chassis(node))
 			continue;
 		out_switch(nd, node, group, NULL, NULL, NULL);
-		out_linked_ports(nd, node, group, NULL);
+		out_linked_ports(nd, node, true, group, NULL);
 	}
 	for (unsigned i = 0; i < ibtopo_node_count(t, IBTOPO_NODE_CA); i++) {
 		const struct ibtopo_node *node = ibtopo_node_get(t, IBTOPO_NODE_CA, i);
@@ -583,7 +587,7 @@ static void dump_topology(struct nd *nd, const struct ibtopo *t)
 		if (group && in_numbered_chassis(node))
 			continue;
 		out_ca(nd, node, group, NULL, NULL, NULL);
-		out_linked_ports(nd, node, group, NULL);
+		out_linked_ports(nd, node, false, group, NULL);
 	}
 	for (unsigned i = 0; i < ibtopo_node_count(t, IBTOPO_NODE_ROUTER); i++) {
 		const struct ibtopo_node *node = ibtopo_node_get(t, IBTOPO_NODE_ROUTER, i);
@@ -591,7 +595,7 @@ static void dump_topology(struct nd *nd, const struct ibtopo *t)
 		if (group && in_numbered_chassis(node))
 			continue;
 		out_ca(nd, node, group, NULL, NULL, NULL);
-		out_linked_ports(nd, node, group, NULL);
+		out_linked_ports(nd, node, false, group, NULL);
 	}
 }
 
@@ -867,7 +871,9 @@ int main(int argc, char **argv)
 		};
 		int rc;
 
-		port = ibdiag_open_port();
+		port = ibdiag_topo_open_port();
+		if (!port)
+			IBEXIT("discover failed\n");
 		rc = ibdiag_topo_discover(port, &o, &t);
 		ibdiag_topo_print_errors(t);
 		if (rc < 0 && (!t || !ibtopo_from_node(t)))

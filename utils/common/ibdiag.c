@@ -423,6 +423,15 @@ static void trace_line(void *user, const char *text)
 
 struct ibdiag_port *ibdiag_open_port(void)
 {
+	struct ibdiag_port *p = ibdiag_try_open_port();
+
+	if (!p)
+		IBEXIT("Failed to open '%s' port '%d'", ibd.ca ? ibd.ca : "(null)", (int)ibd.ca_port);
+	return p;
+}
+
+struct ibdiag_port *ibdiag_try_open_port(void)
+{
 	struct ibdiag_port *p = calloc(1, sizeof(*p));
 	struct ibmadrpc_error *err = NULL;
 
@@ -432,7 +441,7 @@ struct ibdiag_port *ibdiag_open_port(void)
 		ibdiag_show_error(err);
 		ibmadrpc_error_free(err);
 		free(p);
-		IBEXIT("Failed to open '%s' port '%d'", ibd.ca ? ibd.ca : "(null)", (int)ibd.ca_port);
+		return NULL;
 	}
 	/* libibmad's MAD_DEF_RETRIES 3 counts attempts: the first send and 2 retries */
 	ibmadrpc_port_set_default_timeout(p->port, ibd.timeout_ms ? ibd.timeout_ms : 1000, 2);

@@ -106,6 +106,8 @@ struct ibdiag_port {
 /* Opens the umad port chosen by -C/-P (default rules of libibumad), applies -t, installs
  * the -d/-dd trace hook.  Failure: IBEXIT("Failed to open '%s' port '%d'", ca, port). */
 struct ibdiag_port *ibdiag_open_port(void);
+/* The same, NULL instead of the exit when the port cannot be opened. */
+struct ibdiag_port *ibdiag_try_open_port(void);
 void ibdiag_close_port(struct ibdiag_port *p);
 /* The SA client of the port (-s and sa_key applied); IBEXIT on failure. */
 struct ibsa *ibdiag_sa(struct ibdiag_port *p);
