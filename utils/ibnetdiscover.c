@@ -875,6 +875,10 @@ int main(int argc, char **argv)
 		if (!port)
 			IBEXIT("discover failed\n");
 		rc = ibdiag_topo_discover(port, &o, &t);
+		/* nothing at all: libibnetdisc fails before its walk, when its own port does not
+		 * answer (ib_resolve_self_via()) */
+		if (!t)
+			fprintf(stderr, "./libibnetdisc/ibnetdisc.c:811; Failed to resolve self\n");
 		ibdiag_topo_print_errors(t);
 		if (rc < 0 && (!t || !ibtopo_from_node(t)))
 			IBEXIT("discover failed\n");

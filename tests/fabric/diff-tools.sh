@@ -108,6 +108,7 @@ cache_of() {
 # expected FILE OUTPREFIX: an "own" expected file split into OUTPREFIX.{out,err,rc}.
 # Layout: stdout, a line "--- stderr", stderr, a line "--- exit N".
 split_expected() {
+	rm -f "$2.filen" # an earlier case's written file is not this one's
 	awk -v o="$2" '
 		BEGIN { f = o ".out"; printf "" > (o ".out"); printf "" > (o ".err") }
 		$0 == "--- stderr" { f = o ".err"; next }
