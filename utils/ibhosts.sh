@@ -7,9 +7,11 @@
 #   ibhosts [-h] [<topology-file> | -y mkey -C ca_name -P ca_port -t timeout_ms]
 #
 # The ibnetdiscover run is the one installed beside this script ($IBPATH overrides).
+# ibswitches and ibrouters are this script too, for other node types.
 
 IBPATH=${IBPATH:-$(dirname "$0")}
-kind=Ca
+# ibswitches and ibrouters read this file with _ibmgmt_list_kind set to Switch or Rt
+kind=${_ibmgmt_list_kind:-Ca}
 
 usage() {
 	echo Usage: $(basename "$0") "[-h] [<topology-file> | -y mkey -C ca_name -P ca_port -t timeout_ms]"
@@ -41,16 +43,44 @@ else
 fi
 status=$?
 
-# "Ca	2 "H-0000000000100009"		# "Hca4"" becomes "Ca	: 0x0000000000100009 ports 2 "Hca4"";
-# the tools' error lines go through as they are (a line with two of the markers twice).
-echo "$topology" | awk -v kind="^$kind" '
-	$0 ~ kind {
-		desc = substr($0, match($0, "#[ \t]*") + RLENGTH)
-		print $1 "\t: 0x" substr($3, 4, 16) " ports " $2 " " desc
-	}
-	/^ib/ { print; next }
-	/ibpanic:/ { print }
-	/ibwarn:/ { print }
-	/iberror:/ { print }
-'
+if [ "$kind" = Switch ]; then
+	# "Switch	8 "S-0000000000200001"		# "Switch2" base port 0 lid 3 lmc 0" becomes
+	# "Switch	: 0x0000000000200001 ports 8 "Switch2" base port 0 lid 3 lmc 0": the description is
+	# what lies between the "#" and the first "port 0", the port 0 kind set apart when it is
+	# spelled out in full before that; the tools' error lines go through as they are.
+	echo "$topology" | awk '
+		/^Switch/ {
+			text = substr($0, match($0, "#[ \t]*") + RLENGTH)
+			at = match(text, "port 0.*")
+			port0 = substr(text, at)
+			desc = substr(text, 1, at - 2)
+			kind = "base port 0"
+			k = match(desc, kind)
+			if (!k) {
+				kind = "enhanced port 0"
+				k = match(desc, kind)
+			}
+			if (k)
+				desc = substr(desc, 1, k - 2) " " kind
+			print $1 "\t: 0x" substr($3, 4, 16) " ports " $2 " " desc " " port0
+		}
+		/^ib/ { print; next }
+		/ibpanic:/ { print }
+		/ibwarn:/ { print }
+		/iberror:/ { print }
+	'
+else
+	# "Ca	2 "H-0000000000100009"		# "Hca4"" becomes "Ca	: 0x0000000000100009 ports 2 "Hca4"";
+	# the tools' error lines go through as they are (a line with two of the markers twice).
+	echo "$topology" | awk -v kind="^$kind" '
+		$0 ~ kind {
+			desc = substr($0, match($0, "#[ \t]*") + RLENGTH)
+			print $1 "\t: 0x" substr($3, 4, 16) " ports " $2 " " desc
+		}
+		/^ib/ { print; next }
+		/ibpanic:/ { print }
+		/ibwarn:/ { print }
+		/iberror:/ { print }
+	'
+fi
 exit $status

@@ -491,6 +491,16 @@ static bool in_numbered_chassis(const struct ibtopo_node *node)
 	return ch && ibtopo_chassis_num(ch);
 }
 
+/* A node of a chassis slot or a chassis switch: printed as a switch, whatever it is (a
+ * Voltaire router module in a slot is a CA) */
+static void out_chassis_switch(struct nd *nd, const struct ibtopo_node *node, const char *chname)
+{
+	if (!node)
+		return;
+	out_switch(nd, node, true, chname, NULL, NULL);
+	out_linked_ports(nd, node, true, true, NULL);
+}
+
 static void out_chassis(struct nd *nd, const struct ibtopo *t, const struct ibtopo_chassis *ch)
 {
 	const struct ibtopo_chassis *first = ibtopo_chassis_find_num(t, ibtopo_chassis_num(ch));
@@ -514,31 +524,17 @@ static void out_chassis(struct nd *nd, const struct ibtopo *t, const struct ibto
 		}
 	}
 	fprintf(nd->f, "\n# Spine Nodes");
-	for (unsigned s = 1; s <= IBTOPO_CHASSIS_SPINES; s++) {
-		const struct ibtopo_node *node = ibtopo_chassis_spine(ch, s);
-
-		if (node) {
-			out_switch(nd, node, true, chname, NULL, NULL);
-			out_linked_ports(nd, node, true, true, NULL);
-		}
-	}
+	for (unsigned s = 1; s <= IBTOPO_CHASSIS_SPINES; s++)
+		out_chassis_switch(nd, ibtopo_chassis_spine(ch, s), chname);
 	fprintf(nd->f, "\n# Line Nodes");
-	for (unsigned l = 1; l <= IBTOPO_CHASSIS_LINES; l++) {
-		const struct ibtopo_node *node = ibtopo_chassis_line(ch, l);
-
-		if (node) {
-			out_switch(nd, node, true, chname, NULL, NULL);
-			out_linked_ports(nd, node, true, true, NULL);
-		}
-	}
+	for (unsigned l = 1; l <= IBTOPO_CHASSIS_LINES; l++)
+		out_chassis_switch(nd, ibtopo_chassis_line(ch, l), chname);
 	fprintf(nd->f, "\n# Chassis Switches");
 	for (unsigned i = 0; i < n; i++) {
 		const struct ibtopo_node *node = ibtopo_chassis_node(ch, i);
 
-		if (ibtopo_node_type(node) == IBTOPO_NODE_SWITCH) {
-			out_switch(nd, node, true, chname, NULL, NULL);
-			out_linked_ports(nd, node, true, true, NULL);
-		}
+		if (ibtopo_node_type(node) == IBTOPO_NODE_SWITCH)
+			out_chassis_switch(nd, node, chname);
 	}
 	fprintf(nd->f, "\n# Chassis CAs");
 	for (unsigned i = 0; i < n; i++) {
@@ -548,6 +544,24 @@ static void out_chassis(struct nd *nd, const struct ibtopo *t, const struct ibto
 			out_ca(nd, node, true, chname, NULL, NULL);
 			out_linked_ports(nd, node, false, true, NULL);
 		}
+	}
+}
+
+/* Every node of a type outside numbered chassis (all of them without -g) */
+static void out_nodes(struct nd *nd, const struct ibtopo *t, enum ibtopo_node_type type, bool group)
+{
+	bool sw = type == IBTOPO_NODE_SWITCH;
+
+	for (unsigned i = 0; i < ibtopo_node_count(t, type); i++) {
+		const struct ibtopo_node *node = ibtopo_node_get(t, type, i);
+
+		if (group && in_numbered_chassis(node))
+			continue;
+		if (sw)
+			out_switch(nd, node, group, NULL, NULL, NULL);
+		else
+			out_ca(nd, node, group, NULL, NULL, NULL);
+		out_linked_ports(nd, node, sw, group, NULL);
 	}
 }
 
@@ -573,30 +587,9 @@ static void dump_topology(struct nd *nd, const struct ibtopo *t)
 		}
 		fprintf(nd->f, "\nNon-Chassis Nodes\n");
 	}
-	for (unsigned i = 0; i < ibtopo_node_count(t, IBTOPO_NODE_SWITCH); i++) {
-		const struct ibtopo_node *node = ibtopo_node_get(t, IBTOPO_NODE_SWITCH, i);
-
-		if (group && in_numbered_chassis(node))
-			continue;
-		out_switch(nd, node, group, NULL, NULL, NULL);
-		out_linked_ports(nd, node, true, group, NULL);
-	}
-	for (unsigned i = 0; i < ibtopo_node_count(t, IBTOPO_NODE_CA); i++) {
-		const struct ibtopo_node *node = ibtopo_node_get(t, IBTOPO_NODE_CA, i);
-
-		if (group && in_numbered_chassis(node))
-			continue;
-		out_ca(nd, node, group, NULL, NULL, NULL);
-		out_linked_ports(nd, node, false, group, NULL);
-	}
-	for (unsigned i = 0; i < ibtopo_node_count(t, IBTOPO_NODE_ROUTER); i++) {
-		const struct ibtopo_node *node = ibtopo_node_get(t, IBTOPO_NODE_ROUTER, i);
-
-		if (group && in_numbered_chassis(node))
-			continue;
-		out_ca(nd, node, group, NULL, NULL, NULL);
-		out_linked_ports(nd, node, false, group, NULL);
-	}
+	out_nodes(nd, t, IBTOPO_NODE_SWITCH, group);
+	out_nodes(nd, t, IBTOPO_NODE_CA, group);
+	out_nodes(nd, t, IBTOPO_NODE_ROUTER, group);
 }
 
 /* ---- Lists and the ports report --------------------------------------------------------- */

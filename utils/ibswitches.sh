@@ -6,63 +6,9 @@
 #
 #   ibswitches [-h] [<topology-file> | -y mkey -C ca_name -P ca_port -t timeout_ms]
 #
-# The ibnetdiscover run is the one installed beside this script ($IBPATH overrides).
+# The work is ibhosts', installed beside this script, read here (so that the usage line
+# still names ibswitches).
 
-IBPATH=${IBPATH:-$(dirname "$0")}
-
-usage() {
-	echo Usage: $(basename "$0") "[-h] [<topology-file> | -y mkey -C ca_name -P ca_port -t timeout_ms]"
-	exit 255
-}
-
-# an option's value: present and not another option
-need_value() {
-	case $1 in -*) usage ;; esac
-	[ "x$1" != x ] || usage
-}
-
-file= discover_args= key=0
-while [ "$1" ]; do
-	case $1 in
-	-h|--help) usage ;;
-	-y|--m_key) need_value "$2"; key=$2; shift ;;
-	-C|--Ca|-P|--Port|-t|--timeout) need_value "$2"; discover_args="$discover_args $1 $2"; shift ;;
-	-*) usage ;;
-	*) [ -z "$file" ] || usage; file=$1 ;;
-	esac
-	shift
-done
-
-if [ -n "$file" ]; then
-	topology=$(eval "cat $file")
-else
-	topology=$(eval "$IBPATH/ibnetdiscover -y $key $discover_args")
-fi
-status=$?
-
-# "Switch	8 "S-0000000000200001"		# "Switch2" base port 0 lid 3 lmc 0" becomes
-# "Switch	: 0x0000000000200001 ports 8 "Switch2" base port 0 lid 3 lmc 0": the description is
-# what lies between the "#" and the first "port 0", the port 0 kind set apart when it is
-# spelled out in full before that; the tools' error lines go through as they are.
-echo "$topology" | awk '
-	/^Switch/ {
-		text = substr($0, match($0, "#[ \t]*") + RLENGTH)
-		at = match(text, "port 0.*")
-		port0 = substr(text, at)
-		desc = substr(text, 1, at - 2)
-		kind = "base port 0"
-		k = match(desc, kind)
-		if (!k) {
-			kind = "enhanced port 0"
-			k = match(desc, kind)
-		}
-		if (k)
-			desc = substr(desc, 1, k - 2) " " kind
-		print $1 "\t: 0x" substr($3, 4, 16) " ports " $2 " " desc " " port0
-	}
-	/^ib/ { print; next }
-	/ibpanic:/ { print }
-	/ibwarn:/ { print }
-	/iberror:/ { print }
-'
-exit $status
+_ibmgmt_list_kind=Switch
+# shellcheck source=utils/ibhosts.sh
+. "$(dirname "$0")/ibhosts"
