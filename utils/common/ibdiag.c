@@ -326,9 +326,10 @@ int ibdiag_process_opts(int argc, char **argv, void *ctx, const char *exclude,
 {
 	size_t n_custom = 0, n_common = 0, i, n = 0;
 	const struct ibdiag_opt *o;
-	struct option *longopts;
+	/* static: an option's handler may exit (IBEXIT on a bad -t) while they are in use */
+	static struct option *longopts;
+	static char *shortopts;
 	bool is_custom[0x200] = { false };
-	char *shortopts;
 	size_t s = 0;
 
 	ibd.prog = argv[0];
@@ -399,6 +400,8 @@ int ibdiag_process_opts(int argc, char **argv, void *ctx, const char *exclude,
 	}
 	free(longopts);
 	free(shortopts);
+	longopts = NULL;
+	shortopts = NULL;
 	return optind;
 }
 
