@@ -76,6 +76,8 @@ struct ibtopo_discovery {
 	bool mlx_epi;
 	ibtopo_progress_fn progress;
 	void *progress_user;
+	ibtopo_node_seen_fn node_seen;
+	void *node_seen_user;
 	ibtopo_done_fn done;
 	void *done_user;
 
@@ -194,6 +196,15 @@ IBTOPO_EXPORT void ibtopo_discovery_set_progress(struct ibtopo_discovery *disc, 
 		return;
 	disc->progress = fn;
 	disc->progress_user = user;
+}
+
+IBTOPO_EXPORT void ibtopo_discovery_set_node_seen(struct ibtopo_discovery *disc, ibtopo_node_seen_fn fn,
+						  void *user)
+{
+	if (!disc)
+		return;
+	disc->node_seen = fn;
+	disc->node_seen_user = user;
 }
 
 IBTOPO_EXPORT struct ibtopo *ibtopo_discovery_topology(struct ibtopo_discovery *disc)
@@ -553,6 +564,8 @@ static int on_node_info(struct ibtopo_discovery *d, const struct slot *s)
 	if (!port)
 		return -ENOMEM;
 	port->guid = NI_PORT_GUID(s->data);
+	if (d->node_seen)
+		d->node_seen(d, &s->path->dr, node, port, is_new, d->node_seen_user);
 
 	if (!s->rem_node) {
 		d->from_node = node;

@@ -45,11 +45,13 @@ if [ -n "${IBMGMT_CASES_FILTER:-}" ]; then
 fi
 sort -s -t "$(printf '\t')" -k1,1 "$work/all" | cut -f2- > "$work/sorted"
 
-# normalise TOOLPATH NAME < raw > clean: the program path becomes the tool's name, pids
+# normalise TOOLPATH NAME < raw > clean: the program path becomes the tool's name, the other
+# programs of its directory are those of /usr/sbin (the node-list scripts run the
+# ibnetdiscover installed beside them, whose messages carry its path), pids
 # become "N", and so does OpenSM's SMInfo activity count, which grows with every MAD the SM
 # sends (what really differs between two runs).
 normalise() {
-	sed -e "s#$1#$2#g" \
+	sed -e "s#$1#$2#g" -e "s#${1%/*}/#/usr/sbin/#g" \
 	    -e 's/activity count [0-9][0-9]*/activity count N/' \
 	    -e 's/\[pid [0-9][0-9]*\]/[pid N]/g' \
 	    -e 's/^ibwarn: \[[0-9][0-9]*\]/ibwarn: [N]/' \
@@ -108,6 +110,7 @@ cache_of() {
 # expected FILE OUTPREFIX: an "own" expected file split into OUTPREFIX.{out,err,rc}.
 # Layout: stdout, a line "--- stderr", stderr, a line "--- exit N".
 split_expected() {
+	rm -f "$2.filen" # an earlier case's written file is not this one's
 	awk -v o="$2" '
 		BEGIN { f = o ".out"; printf "" > (o ".out"); printf "" > (o ".err") }
 		$0 == "--- stderr" { f = o ".err"; next }

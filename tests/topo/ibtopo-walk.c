@@ -479,6 +479,56 @@ START_TEST(test_settings)
 }
 END_TEST
 
+struct seen {
+	unsigned calls, new_nodes, first_hops;
+	uint64_t first_guid;
+};
+
+static void on_node_seen(struct ibtopo_discovery *d, const struct ibtopo_dr_path *path,
+			 struct ibtopo_node *node, struct ibtopo_port *port, bool is_new, void *user)
+{
+	struct seen *sn = user;
+
+	(void)d;
+	ck_assert_ptr_eq(ibtopo_port_node(port), node);
+	if (!sn->calls++) {
+		sn->first_hops = path->hops;
+		sn->first_guid = ibtopo_node_guid(node);
+	}
+	if (is_new) {
+		sn->new_nodes++;
+		/* a node seen for the first time has not answered anything else yet */
+		ck_assert_str_eq(ibtopo_node_desc(node), "");
+	}
+}
+
+/* the NodeInfo hook: every answer once, new and known nodes, in libibnetdisc's order */
+START_TEST(test_node_seen)
+{
+	struct ibmadrpc_port *port;
+	struct ibsched *sched;
+	struct ibtopo_discovery *d;
+	struct ibtopo *t = NULL;
+	struct seen sn = { 0 };
+
+	fabric_two_switch();
+	port = ff_open();
+	ck_assert_int_eq(ibsched_new(&sched, port), 0);
+	ck_assert_int_eq(ibtopo_discovery_new(&d, sched), 0);
+	ibtopo_discovery_set_node_seen(d, on_node_seen, &sn);
+	ck_assert_int_eq(ibtopo_discover(d, &t), 0);
+	/* 9 nodes; known again: sw-b through sw-a[8], h6 through sw-b[4], sw-a through sw-b[8] */
+	ck_assert_uint_eq(sn.new_nodes, 9);
+	ck_assert_uint_eq(sn.calls, 12);
+	ck_assert_uint_eq(sn.first_hops, 0);
+	ck_assert_uint_eq(sn.first_guid, 0x1000);
+	ibtopo_unref(t);
+	ibtopo_discovery_free(d);
+	ibsched_free(sched);
+	ff_close(port);
+}
+END_TEST
+
 Suite *make_walk_suite(void)
 {
 	Suite *s = suite_create("walk");
@@ -499,6 +549,7 @@ Suite *make_walk_suite(void)
 	tcase_add_test(tc, test_free_running);
 	tcase_add_test(tc, test_start_fails);
 	tcase_add_test(tc, test_settings);
+	tcase_add_test(tc, test_node_seen);
 	suite_add_tcase(s, tc);
 	return s;
 }

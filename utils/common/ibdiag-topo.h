@@ -19,6 +19,9 @@ struct ibdiag_topo_opts {
 	unsigned max_hops;     /* 0: no limit */
 	unsigned outstanding;  /* -o: SMPs in flight (0: libibnetdisc's 2 is NOT kept: ours, 64) */
 	bool no_progress;      /* never draw the progress line */
+	/* each NodeInfo answer as it is taken in (ibnetdiscover -s); NULL: none */
+	ibtopo_node_seen_fn node_seen;
+	void *node_seen_user;
 };
 
 /* The port's scheduler (made on first use; freed by ibdiag_close_port's caller through
@@ -26,11 +29,17 @@ struct ibdiag_topo_opts {
 struct ibsched *ibdiag_sched(struct ibdiag_port *p);
 void ibdiag_topo_close(struct ibdiag_port *p);
 
+/* The port opened as libibnetdisc opens it for a discovery: NULL when it cannot be opened,
+ * after its error line on stderr ("./libibnetdisc/ibnetdisc.c:802; can't open MAD port
+ * (ca:port)"); the tools then end as their reference does (ibnetdiscover: "discover
+ * failed"). */
+struct ibdiag_port *ibdiag_topo_open_port(void);
+
 /* Discovers the fabric as libibnetdisc's ibnd_discover_fabric() would with the common
  * options: DR walk (SA mode with --sa), -t as the time-out of one attempt, -y M_Key, config
  * MLX_EPI.  A progress line ("Discovering: N nodes, M MADs") is drawn on stderr while the
- * discovery runs longer than a second, only when stderr is a terminal, and erased at the
- * end.  Returns 0 and *out, or a negative errno with *out the partial topology (or NULL
+ * discovery runs longer than a second (IBMGMT_PROGRESS_AFTER_MS in the environment: that many
+ * ms, for tests), only when stderr is a terminal, and erased at the end.  Returns 0 and *out, or a negative errno with *out the partial topology (or NULL
  * when nothing was found).  Errors met are in ibtopo_error_get(*out): print them with
  * ibdiag_topo_print_errors(). */
 int ibdiag_topo_discover(struct ibdiag_port *p, const struct ibdiag_topo_opts *o,

@@ -326,9 +326,10 @@ int ibdiag_process_opts(int argc, char **argv, void *ctx, const char *exclude,
 {
 	size_t n_custom = 0, n_common = 0, i, n = 0;
 	const struct ibdiag_opt *o;
-	struct option *longopts;
+	/* static: an option's handler may exit (IBEXIT on a bad -t) while they are in use */
+	static struct option *longopts;
+	static char *shortopts;
 	bool is_custom[0x200] = { false };
-	char *shortopts;
 	size_t s = 0;
 
 	ibd.prog = argv[0];
@@ -348,7 +349,9 @@ int ibdiag_process_opts(int argc, char **argv, void *ctx, const char *exclude,
 	for (o = custom; o && o->name; o++) {
 		if (o->letter > 0 && o->letter < 0x200)
 			is_custom[o->letter] = true;
-		usage_opts[n++] = o;
+		/* a tool's hidden extras (values 0x100 and up) are not in the usage text */
+		if (o->letter < 0x100)
+			usage_opts[n++] = o;
 	}
 	for (o = common_opts; o->name; o++) {
 		if (exclude && strchr(exclude, o->letter))
@@ -371,8 +374,15 @@ int ibdiag_process_opts(int argc, char **argv, void *ctx, const char *exclude,
 				shortopts[s++] = ':';
 		}
 	}
-	longopts[n].name = "sa";
-	longopts[n].val = OPT_SA;
+	for (o = custom; o && o->name; o++) {
+		if (o->letter < 0x100)
+			continue;
+		longopts[i].name = o->name;
+		longopts[i].has_arg = o->has_arg;
+		longopts[i++].val = o->letter;
+	}
+	longopts[i].name = "sa";
+	longopts[i].val = OPT_SA;
 
 	for (;;) {
 		int ch = getopt_long(argc, argv, shortopts, longopts, NULL);
@@ -390,6 +400,8 @@ int ibdiag_process_opts(int argc, char **argv, void *ctx, const char *exclude,
 	}
 	free(longopts);
 	free(shortopts);
+	longopts = NULL;
+	shortopts = NULL;
 	return optind;
 }
 
@@ -414,6 +426,15 @@ static void trace_line(void *user, const char *text)
 
 struct ibdiag_port *ibdiag_open_port(void)
 {
+	struct ibdiag_port *p = ibdiag_try_open_port();
+
+	if (!p)
+		IBEXIT("Failed to open '%s' port '%d'", ibd.ca ? ibd.ca : "(null)", (int)ibd.ca_port);
+	return p;
+}
+
+struct ibdiag_port *ibdiag_try_open_port(void)
+{
 	struct ibdiag_port *p = calloc(1, sizeof(*p));
 	struct ibmadrpc_error *err = NULL;
 
@@ -423,7 +444,7 @@ struct ibdiag_port *ibdiag_open_port(void)
 		ibdiag_show_error(err);
 		ibmadrpc_error_free(err);
 		free(p);
-		IBEXIT("Failed to open '%s' port '%d'", ibd.ca ? ibd.ca : "(null)", (int)ibd.ca_port);
+		return NULL;
 	}
 	/* libibmad's MAD_DEF_RETRIES 3 counts attempts: the first send and 2 retries */
 	ibmadrpc_port_set_default_timeout(p->port, ibd.timeout_ms ? ibd.timeout_ms : 1000, 2);

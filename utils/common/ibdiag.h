@@ -51,7 +51,9 @@ struct ibdiag_common {
 extern struct ibdiag_common ibd;
 
 /* One tool-specific option.  letter: the short option, or a value 1..31 for long-only
- * options (then passed to the handler as that value). */
+ * options (then passed to the handler as that value), or IBDIAG_OPT_EXTRA..0x1ff for a
+ * hidden extra (long only, not in the usage text, like the common --sa). */
+#define IBDIAG_OPT_EXTRA 0x140 /* 0x100..0x13f: the common hidden extras */
 struct ibdiag_opt {
 	const char *name;
 	int letter;
@@ -104,6 +106,8 @@ struct ibdiag_port {
 /* Opens the umad port chosen by -C/-P (default rules of libibumad), applies -t, installs
  * the -d/-dd trace hook.  Failure: IBEXIT("Failed to open '%s' port '%d'", ca, port). */
 struct ibdiag_port *ibdiag_open_port(void);
+/* The same, NULL instead of the exit when the port cannot be opened. */
+struct ibdiag_port *ibdiag_try_open_port(void);
 void ibdiag_close_port(struct ibdiag_port *p);
 /* The SA client of the port (-s and sa_key applied); IBEXIT on failure. */
 struct ibsa *ibdiag_sa(struct ibdiag_port *p);

@@ -200,6 +200,14 @@ void ibtopo_discovery_set_mkey(struct ibtopo_discovery *disc, uint64_t mkey);
 /* Query Mellanox ExtendedPortInfo where libibnetdisc does (IBND_CONFIG_MLX_EPI; default on). */
 void ibtopo_discovery_set_mlx_epi(struct ibtopo_discovery *disc, bool on);
 void ibtopo_discovery_set_progress(struct ibtopo_discovery *disc, ibtopo_progress_fn fn, void *user);
+/* Each NodeInfo answer as it is taken in (libibnetdisc's show_progress lines): the route it
+ * came by, the node (is_new: first seen now) and the port that answered.  What the node and
+ * port hold is what was known at that moment: a known node's description and the port's LID
+ * only when they have already answered.  NULL removes it. */
+typedef void (*ibtopo_node_seen_fn)(struct ibtopo_discovery *disc, const struct ibtopo_dr_path *path,
+				    struct ibtopo_node *node, struct ibtopo_port *port, bool is_new,
+				    void *user);
+void ibtopo_discovery_set_node_seen(struct ibtopo_discovery *disc, ibtopo_node_seen_fn fn, void *user);
 
 /* Starts on the scheduler; `done` runs from ibsched_dispatch() when it ends.  -EBUSY when
  * already started. */

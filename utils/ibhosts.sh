@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# ibhosts: the channel adapters of the subnet, one line each, from ibnetdiscover's topology
+# (discovered now, or read from a topology file).  A drop-in replacement for the
+# infiniband-diags script of that name: same options, output and exit status.
+#
+#   ibhosts [-h] [<topology-file> | -y mkey -C ca_name -P ca_port -t timeout_ms]
+#
+# The ibnetdiscover run is the one installed beside this script ($IBPATH overrides).
+# ibswitches and ibrouters are this script too, for other node types.
+
+IBPATH=${IBPATH:-$(dirname "$0")}
+# ibswitches and ibrouters read this file with _ibmgmt_list_kind set to Switch or Rt
+kind=${_ibmgmt_list_kind:-Ca}
+
+usage() {
+	echo Usage: $(basename "$0") "[-h] [<topology-file> | -y mkey -C ca_name -P ca_port -t timeout_ms]"
+	exit 255
+}
+
+# an option's value: present and not another option
+need_value() {
+	case $1 in -*) usage ;; esac
+	[ "x$1" != x ] || usage
+}
+
+file= discover_args= key=0
+while [ "$1" ]; do
+	case $1 in
+	-h|--help) usage ;;
+	-y|--m_key) need_value "$2"; key=$2; shift ;;
+	-C|--Ca|-P|--Port|-t|--timeout) need_value "$2"; discover_args="$discover_args $1 $2"; shift ;;
+	-*) usage ;;
+	*) [ -z "$file" ] || usage; file=$1 ;;
+	esac
+	shift
+done
+
+if [ -n "$file" ]; then
+	topology=$(eval "cat $file")
+else
+	topology=$(eval "$IBPATH/ibnetdiscover -y $key $discover_args")
+fi
+status=$?
+
+if [ "$kind" = Switch ]; then
+	# "Switch	8 "S-0000000000200001"		# "Switch2" base port 0 lid 3 lmc 0" becomes
+	# "Switch	: 0x0000000000200001 ports 8 "Switch2" base port 0 lid 3 lmc 0": the description is
+	# what lies between the "#" and the first "port 0", the port 0 kind set apart when it is
+	# spelled out in full before that; the tools' error lines go through as they are.
+	echo "$topology" | awk '
+		/^Switch/ {
+			text = substr($0, match($0, "#[ \t]*") + RLENGTH)
+			at = match(text, "port 0.*")
+			port0 = substr(text, at)
+			desc = substr(text, 1, at - 2)
+			kind = "base port 0"
+			k = match(desc, kind)
+			if (!k) {
+				kind = "enhanced port 0"
+				k = match(desc, kind)
+			}
+			if (k)
+				desc = substr(desc, 1, k - 2) " " kind
+			print $1 "\t: 0x" substr($3, 4, 16) " ports " $2 " " desc " " port0
+		}
+		/^ib/ { print; next }
+		/ibpanic:/ { print }
+		/ibwarn:/ { print }
+		/iberror:/ { print }
+	'
+else
+	# "Ca	2 "H-0000000000100009"		# "Hca4"" becomes "Ca	: 0x0000000000100009 ports 2 "Hca4"";
+	# the tools' error lines go through as they are (a line with two of the markers twice).
+	echo "$topology" | awk -v kind="^$kind" '
+		$0 ~ kind {
+			desc = substr($0, match($0, "#[ \t]*") + RLENGTH)
+			print $1 "\t: 0x" substr($3, 4, 16) " ports " $2 " " desc
+		}
+		/^ib/ { print; next }
+		/ibpanic:/ { print }
+		/ibwarn:/ { print }
+		/iberror:/ { print }
+	'
+fi
+exit $status

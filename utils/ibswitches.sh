@@ -1,0 +1,14 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# ibswitches: the switches of the subnet, one line each, from ibnetdiscover's topology
+# (discovered now, or read from a topology file).  A drop-in replacement for the
+# infiniband-diags script of that name: same options, output and exit status.
+#
+#   ibswitches [-h] [<topology-file> | -y mkey -C ca_name -P ca_port -t timeout_ms]
+#
+# The work is ibhosts', installed beside this script, read here (so that the usage line
+# still names ibswitches).
+
+_ibmgmt_list_kind=Switch
+# shellcheck source=utils/ibhosts.sh
+. "$(dirname "$0")/ibhosts"
