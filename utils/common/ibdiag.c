@@ -348,7 +348,8 @@ int ibdiag_process_opts(int argc, char **argv, void *ctx, const char *exclude,
 	for (o = custom; o && o->name; o++) {
 		if (o->letter > 0 && o->letter < 0x200)
 			is_custom[o->letter] = true;
-		usage_opts[n++] = o;
+		if (o->letter < IBDIAG_OPT_HIDDEN)
+			usage_opts[n++] = o;
 	}
 	for (o = common_opts; o->name; o++) {
 		if (exclude && strchr(exclude, o->letter))
@@ -370,6 +371,15 @@ int ibdiag_process_opts(int argc, char **argv, void *ctx, const char *exclude,
 			if (o->has_arg == 2)
 				shortopts[s++] = ':';
 		}
+	}
+	/* the tool's hidden extras (not in the usage text) */
+	for (o = custom; o && o->name; o++) {
+		if (o->letter < IBDIAG_OPT_HIDDEN)
+			continue;
+		longopts[n].name = o->name;
+		longopts[n].has_arg = o->has_arg;
+		longopts[n].val = o->letter;
+		n++;
 	}
 	longopts[n].name = "sa";
 	longopts[n].val = OPT_SA;

@@ -51,7 +51,9 @@ struct ibdiag_common {
 extern struct ibdiag_common ibd;
 
 /* One tool-specific option.  letter: the short option, or a value 1..31 for long-only
- * options (then passed to the handler as that value). */
+ * options (then passed to the handler as that value), or IBDIAG_OPT_HIDDEN..0x1ff for a
+ * long-only ibmgmt extra that the usage text does not list. */
+#define IBDIAG_OPT_HIDDEN 0x180
 struct ibdiag_opt {
 	const char *name;
 	int letter;
