@@ -107,6 +107,17 @@ cache_of() {
 	printf '%s' "$_cf"
 }
 
+# console_file FILE: every line of FILE (but "#" comments and blank lines) sent to the ibsim
+# console; each must be accepted (fabric_console fails on a rejected one).  A case's set-up
+# (setup=FILE) runs before our run and again before the reference's, so both see the same
+# fabric state (e.g. error counters set with PerformanceSet, which a run may clear).
+console_file() {
+	while IFS= read -r _cl; do
+		case $_cl in '#'* | '') continue ;; esac
+		fabric_console "$_cl" > /dev/null || return 1
+	done < "$1"
+}
+
 # expected FILE OUTPREFIX: an "own" expected file split into OUTPREFIX.{out,err,rc}.
 # Layout: stdout, a line "--- stderr", stderr, a line "--- exit N".
 split_expected() {
@@ -151,7 +162,7 @@ while IFS= read -r line; do
 	n=$((n + 1))
 	[ -z "${IBMGMT_CASES_VERBOSE:-}" ] || echo "case $loc: $spec"
 	ours=$(our_tool "$top_builddir" "$tool")
-	drop= unlink= sysfs= own= ref=/usr/sbin/$tool stdin=/dev/null
+	drop= unlink= sysfs= own= setup= ref=/usr/sbin/$tool stdin=/dev/null
 	[ -z "${IBMGMT_REF_BINDIR:-}" ] || ref=$IBMGMT_REF_BINDIR/$tool
 	oldifs=$IFS; IFS=,
 	for m in $mode; do
@@ -162,6 +173,7 @@ while IFS= read -r line; do
 		unlink=*) unlink=${m#unlink=} ;;
 		sysfs=*) sysfs=$top_srcdir/tests/data/sysfs/${m#sysfs=} ;;
 		stdin=*) stdin=$cases_dir/data/${m#stdin=} ;;
+		setup=*) setup=$cases_dir/data/${m#setup=} ;;
 		*) IFS=$oldifs; echo "ERROR: $loc: unknown mode '$m'"; exit 99 ;;
 		esac
 	done
@@ -174,6 +186,7 @@ while IFS= read -r line; do
 		fabric_console "Unlink \"${unlink%:*}\"[${unlink##*:}]" > /dev/null || { echo "ERROR: $loc: cannot unlink $unlink"; exit 99; }
 		fabric_wait_sweep "$sweeps" || { echo "ERROR: $loc: no OpenSM sweep after unlinking $unlink"; exit 99; }
 	fi
+	[ -z "$setup" ] || console_file "$setup" || { echo "ERROR: $loc: set-up $setup failed"; exit 99; }
 	run "$work/ours" "$host" "$sysfs" "$ours" "$tool" "$@"
 	if [ -n "$own" ]; then
 		nown=$((nown + 1))
@@ -197,6 +210,7 @@ while IFS= read -r line; do
 			chmod +x "$work/$tool"
 			run "$work/ref" "$host" "" "$work/$tool" "$tool" "$@"
 		else
+			[ -z "$setup" ] || console_file "$setup" || { echo "ERROR: $loc: set-up $setup failed"; exit 99; }
 			run "$work/ref" "$host" "" "$ref" "$tool" "$@"
 		fi
 		if same "$work/ref" "$work/ours"; then pass=$((pass + 1)); else
