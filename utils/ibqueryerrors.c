@@ -1009,7 +1009,7 @@ int main(int argc, char **argv)
 	struct ibpath_path *target = NULL;
 	const struct ibtopo_node *node;
 	char from[256];
-	bool resolved = false, from_dr = false;
+	bool resolved = false, from_dr = false, json_open = false;
 	int rc = 0;
 
 	if (!q)
@@ -1085,8 +1085,10 @@ int main(int argc, char **argv)
 	}
 
 	read_thresholds(q);
-	if (q->json)
+	if (q->json) {
 		printf("{\n  \"nodes\": [");
+		json_open = true;
+	}
 
 	if (q->guid_str) {
 		node = linkinfo_find_target(fabric, q->guid_str, target);
@@ -1125,9 +1127,13 @@ int main(int argc, char **argv)
 	}
 
 	print_summary(q);
+	json_open = false;
 	rc = q->summary.bad_ports ? 1 : 0;
 
 out:
+	/* a run that ends early still leaves a complete JSON document, marked as failed */
+	if (json_open)
+		printf("\n  ],\n  \"failed\": true\n}\n");
 	fflush(stdout);
 	ibtopo_unref(fabric);
 	ibpath_path_unref(target);
