@@ -33,6 +33,8 @@
  *     (CCTI_Limit and the block's 64 entries).  The reply holds the new value.
  *   - CC_Key: when the node's CC_Key is not 0, a request with another key is dropped (no
  *     reply) and CC_KeyViolations counts it: every Set, and Gets when CC_KeyProtectBit is 1.
+ *     Retries of one request (same transaction ID) count once: under the simulator libibmad
+ *     sends a request once, our library retries it as libibmad does on hardware.
  *   Defaults are fixed non-zero values derived from the LID, so that every printed field
  *   shows something.
  */
@@ -65,6 +67,7 @@
 #define ATTR_CT		0x17
 #define ATTR_TI		0x18
 #define CT_LIMIT_MOD	0xffffffffu /* the state line holding CCTI_Limit */
+#define CK_LAST_TID_MOD	0xfffffffeu /* the state line holding the last counted TID */
 
 #define ST_UNSUP_METHOD_ATTR 0x000c
 #define ST_INVALID_VALUE     0x001c
@@ -465,10 +468,19 @@ static void serve(int fd, const uint8_t *umad, size_t len)
 		attr_get(lid, kind, ATTR_CK, 0, ck);
 		node_key = get64(ck);
 		if (node_key && get64(mad + 24) != node_key && (method == 0x02 || (ck[8] & 0x80))) {
-			if (get16(ck + 12) < 0xffff)
-				put16(ck + 12, get16(ck + 12) + 1);
-			state_put(lid, ATTR_CK, 0, ck);
-			state_save();
+			/* a retry (same TID) is counted once: libibmad under the simulator
+			 * never retries, our library does (as libibmad does on hardware) */
+			struct entry *last = state_find(lid, ATTR_CK, CK_LAST_TID_MOD);
+			uint8_t tid[CC_LOG_SIZE] = { 0 };
+
+			memcpy(tid, mad + 12, 4);
+			if (!last || memcmp(last->data, tid, 4)) {
+				if (get16(ck + 12) < 0xffff)
+					put16(ck + 12, get16(ck + 12) + 1);
+				state_put(lid, ATTR_CK, 0, ck);
+				state_put(lid, ATTR_CK, CK_LAST_TID_MOD, tid);
+				state_save();
+			}
 			return;
 		}
 		if (method != 0x01 && method != 0x02)
