@@ -129,6 +129,18 @@ static const char *timestamp(const struct ibpath_path *dest, char **argv, int ar
 			   "timestamp query failed");
 }
 
+/* The log events that are not all zero, each followed by a blank line. */
+static void print_events(const struct ibstruct_desc *desc, const uint8_t *ev, size_t len,
+			 int count)
+{
+	for (; count > 0; count--, ev += len) {
+		if (all_zero(ev, len))
+			continue;
+		print_fields(desc, ev, len, NULL, NULL);
+		putchar('\n');
+	}
+}
+
 /* The common part (LogType, CongestionFlags), then the switch or CA part and the events
  * that are not all zero, each followed by a blank line. */
 static const char *congestion_log(const struct ibpath_path *dest, char **argv, int argc)
@@ -136,7 +148,6 @@ static const char *congestion_log(const struct ibpath_path *dest, char **argv, i
 	const struct ibstruct_desc *sw = ibstruct_cc_congestion_log_switch_desc();
 	const struct ibstruct_desc *ca = ibstruct_cc_congestion_log_ca_desc();
 	uint8_t data[CC_LOG_SIZE];
-	int i;
 
 	(void)argv;
 	(void)argc;
@@ -149,27 +160,13 @@ static const char *congestion_log(const struct ibpath_path *dest, char **argv, i
 	if (data[0] == 1) {
 		print_fields(sw, data, sizeof(data), "LogEventsCounter", "PortMap");
 		putchar('\n');
-		for (i = 0; i < LOG_SW_EVENTS; i++) {
-			const uint8_t *ev = data + LOG_SW_EVENT_OFF + i * LOG_SW_EVENT_LEN;
-
-			if (all_zero(ev, LOG_SW_EVENT_LEN))
-				continue;
-			print_fields(ibstruct_cc_congestion_log_entry_switch_desc(), ev,
-				     LOG_SW_EVENT_LEN, NULL, NULL);
-			putchar('\n');
-		}
+		print_events(ibstruct_cc_congestion_log_entry_switch_desc(),
+			     data + LOG_SW_EVENT_OFF, LOG_SW_EVENT_LEN, LOG_SW_EVENTS);
 	} else {
 		print_fields(ca, data, sizeof(data), "ThresholdEventCounter", "CurrentTimeStamp");
 		putchar('\n');
-		for (i = 0; i < LOG_CA_EVENTS; i++) {
-			const uint8_t *ev = data + LOG_CA_EVENT_OFF + i * LOG_CA_EVENT_LEN;
-
-			if (all_zero(ev, LOG_CA_EVENT_LEN))
-				continue;
-			print_fields(ibstruct_cc_congestion_log_entry_ca_desc(), ev,
-				     LOG_CA_EVENT_LEN, NULL, NULL);
-			putchar('\n');
-		}
+		print_events(ibstruct_cc_congestion_log_entry_ca_desc(), data + LOG_CA_EVENT_OFF,
+			     LOG_CA_EVENT_LEN, LOG_CA_EVENTS);
 	}
 	return NULL;
 }
