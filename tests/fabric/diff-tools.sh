@@ -139,11 +139,13 @@ ccshim_side() {
 		${CC:-cc} -shared -fPIC -O2 -o "$work/cc-shim.so" "$top_srcdir/tests/fabric/cc-shim.c" -ldl ||
 			{ echo "ERROR: cannot build tests/fabric/cc-shim.c"; exit 99; }
 	fi
-	LD_PRELOAD=$work/cc-shim.so IBMGMT_CCSHIM_STATE=$work/ccshim-$1.state
+	LD_PRELOAD=$work/cc-shim.so${preload_before:+ $preload_before}
+	IBMGMT_CCSHIM_STATE=$work/ccshim-$1.state
 	IBMGMT_CCSHIM_MODEL=$cases_dir/data/$cur_topo.ccmodel
 	export LD_PRELOAD IBMGMT_CCSHIM_MODEL IBMGMT_CCSHIM_STATE
 }
 
+preload_before=${LD_PRELOAD:-}
 n=0 pass=0 fail=0 nref=0 nown=0 cur_topo=
 while IFS= read -r line; do
 	loc=${line%%"	"*}
@@ -216,7 +218,10 @@ while IFS= read -r line; do
 		if same "$work/ref" "$work/ours"; then pass=$((pass + 1)); else
 			show_diff "$loc: $spec" "$work/ref" "$work/ours"; fail=$((fail + 1)); fi
 	fi
-	[ -z "$ccshim" ] || unset LD_PRELOAD IBMGMT_CCSHIM_MODEL IBMGMT_CCSHIM_STATE
+	if [ -n "$ccshim" ]; then
+		unset IBMGMT_CCSHIM_MODEL IBMGMT_CCSHIM_STATE
+		if [ -n "$preload_before" ]; then LD_PRELOAD=$preload_before; else unset LD_PRELOAD; fi
+	fi
 	[ -z "$drop" ] || fabric_console "Error \"$drop\" 0" > /dev/null || { echo "ERROR: $loc: cannot stop the drops at $drop"; exit 99; }
 	[ -z "$drop" ] || rm -f "$work"/cache-*
 	if [ -n "$unlink" ]; then
