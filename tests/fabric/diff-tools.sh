@@ -145,6 +145,21 @@ show_diff() { # WHAT REF OURS
 	done
 }
 
+# ccshim_side ours|ref: the next run gets tests/fabric/cc-shim.c (built here once) in front
+# of umad2sim, answering Congestion Control MADs from cases/data/<topology>.ccmodel; each side
+# keeps its own state (what its Sets changed) while the topology's fabric runs.
+ccshim_side() {
+	if [ ! -f "$work/cc-shim.so" ]; then
+		${CC:-cc} -shared -fPIC -O2 -o "$work/cc-shim.so" "$top_srcdir/tests/fabric/cc-shim.c" -ldl ||
+			{ echo "ERROR: cannot build tests/fabric/cc-shim.c"; exit 99; }
+	fi
+	LD_PRELOAD=$work/cc-shim.so${preload_before:+ $preload_before}
+	IBMGMT_CCSHIM_STATE=$work/ccshim-$1.state
+	IBMGMT_CCSHIM_MODEL=$cases_dir/data/$cur_topo.ccmodel
+	export LD_PRELOAD IBMGMT_CCSHIM_MODEL IBMGMT_CCSHIM_STATE
+}
+
+preload_before=${LD_PRELOAD:-}
 n=0 pass=0 fail=0 nref=0 nown=0 cur_topo=
 while IFS= read -r line; do
 	loc=${line%%"	"*}
@@ -158,11 +173,12 @@ while IFS= read -r line; do
 		[ -z "$cur_topo" ] || fabric_stop
 		fabric_start "$top_srcdir/tests/fabric/topo/$topo.net" || { echo "ERROR: cannot start $topo"; exit 99; }
 		cur_topo=$topo
+		rm -f "$work"/ccshim-*.state
 	fi
 	n=$((n + 1))
 	[ -z "${IBMGMT_CASES_VERBOSE:-}" ] || echo "case $loc: $spec"
 	ours=$(our_tool "$top_builddir" "$tool")
-	drop= unlink= sysfs= own= setup= ref=/usr/sbin/$tool stdin=/dev/null
+	drop= unlink= sysfs= own= setup= ref=/usr/sbin/$tool stdin=/dev/null ccshim=
 	[ -z "${IBMGMT_REF_BINDIR:-}" ] || ref=$IBMGMT_REF_BINDIR/$tool
 	oldifs=$IFS; IFS=,
 	for m in $mode; do
@@ -174,6 +190,7 @@ while IFS= read -r line; do
 		sysfs=*) sysfs=$top_srcdir/tests/data/sysfs/${m#sysfs=} ;;
 		stdin=*) stdin=$cases_dir/data/${m#stdin=} ;;
 		setup=*) setup=$cases_dir/data/${m#setup=} ;;
+		ccshim) ccshim=1 ;;
 		*) IFS=$oldifs; echo "ERROR: $loc: unknown mode '$m'"; exit 99 ;;
 		esac
 	done
@@ -187,6 +204,7 @@ while IFS= read -r line; do
 		fabric_wait_sweep "$sweeps" || { echo "ERROR: $loc: no OpenSM sweep after unlinking $unlink"; exit 99; }
 	fi
 	[ -z "$setup" ] || console_file "$setup" || { echo "ERROR: $loc: set-up $setup failed"; exit 99; }
+	[ -z "$ccshim" ] || ccshim_side ours
 	run "$work/ours" "$host" "$sysfs" "$ours" "$tool" "$@"
 	if [ -n "$own" ]; then
 		nown=$((nown + 1))
@@ -211,10 +229,15 @@ while IFS= read -r line; do
 			run "$work/ref" "$host" "" "$work/$tool" "$tool" "$@"
 		else
 			[ -z "$setup" ] || console_file "$setup" || { echo "ERROR: $loc: set-up $setup failed"; exit 99; }
+			[ -z "$ccshim" ] || ccshim_side ref
 			run "$work/ref" "$host" "" "$ref" "$tool" "$@"
 		fi
 		if same "$work/ref" "$work/ours"; then pass=$((pass + 1)); else
 			show_diff "$loc: $spec" "$work/ref" "$work/ours"; fail=$((fail + 1)); fi
+	fi
+	if [ -n "$ccshim" ]; then
+		unset IBMGMT_CCSHIM_MODEL IBMGMT_CCSHIM_STATE
+		if [ -n "$preload_before" ]; then LD_PRELOAD=$preload_before; else unset LD_PRELOAD; fi
 	fi
 	[ -z "$drop" ] || fabric_console "Error \"$drop\" 0" > /dev/null || { echo "ERROR: $loc: cannot stop the drops at $drop"; exit 99; }
 	[ -z "$drop" ] || rm -f "$work"/cache-*
