@@ -248,3 +248,55 @@ char *ibscript_next_line(const char *text, size_t len, size_t *pos)
 		return line;
 	}
 }
+
+double ibscript_num(const char *s)
+{
+	const char *p = s, *start;
+	char buf[128];
+	size_t n;
+
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f' || *p == '\v')
+		p++;
+	start = p;
+	/* the longest decimal prefix: [+-]digits[.digits][e[+-]digits] (no hexadecimal, no inf) */
+	if (*p == '+' || *p == '-')
+		p++;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	if ((*p == 'e' || *p == 'E') && ((p[1] >= '0' && p[1] <= '9') ||
+	    ((p[1] == '+' || p[1] == '-') && p[2] >= '0' && p[2] <= '9')))
+		for (p += 2; *p >= '0' && *p <= '9'; p++)
+			;
+	n = (size_t)(p - start);
+	if (n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	memcpy(buf, start, n);
+	buf[n] = '\0';
+	return strtod(buf, NULL);
+}
+
+void ibscript_list_push(struct ibscript_list *l, char *s)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		char **v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			ibscript_die(ENOMEM, "Out of memory!\n");
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = s;
+}
+
+void ibscript_list_free(struct ibscript_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = l->cap = 0;
+}

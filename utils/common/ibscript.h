@@ -50,4 +50,16 @@ char *ibscript_backquote(const char *cmd, size_t *len);
 /* The next line of text (with its "\n" when it has one), NULL at the end.  *pos advances. */
 char *ibscript_next_line(const char *text, size_t len, size_t *pos);
 
+/* A string's value as a Perl number ("12abc" is 12, "abc" 0, no hexadecimal). */
+double ibscript_num(const char *s);
+
+/* A growing list of strings (NULL entries allowed: Perl's undef). */
+struct ibscript_list {
+	char **v;
+	size_t n, cap;
+};
+/* Appends s (taken over; NULL for undef). */
+void ibscript_list_push(struct ibscript_list *l, char *s);
+void ibscript_list_free(struct ibscript_list *l);
+
 #endif /* IBMGMT_UTILS_IBSCRIPT_H */
