@@ -102,8 +102,7 @@ static char *dec_port(const char *port)
 		re = perlre_compile("0+(.+)");
 	d = perlre_match(re, port, &m) ? perlre_group(port, &m, 1) : strdup("");
 	if (ibscript_num(d) >= 1 && ibscript_num(d) <= 9) {
-		if (asprintf(&r, " %s", d) < 0)
-			ibscript_die(ENOMEM, "Out of memory!\n");
+		r = ibscript_sprintf(" %s", d);
 		free(d);
 		return r;
 	}
@@ -121,8 +120,7 @@ static void port_lines_open(struct port_lines *pl, const char *out, size_t len, 
 {
 	char *d = dec_port(port), *pattern;
 
-	if (asprintf(&pattern, "%s\\[..\\] ==", d) < 0)
-		ibscript_die(ENOMEM, "Out of memory!\n");
+	pattern = ibscript_sprintf("%s\\[..\\] ==", d);
 	pl->re = perlre_compile(pattern);
 	pl->text = out;
 	pl->len = len;
@@ -207,8 +205,7 @@ static void output_switch_port_usage(struct state *s)
 	bool unbalanced;
 	size_t len = 0;
 
-	if (asprintf(&cmd, "iblinkinfo --load-cache %s -S %s", s->cache, str(s->switch_guid)) < 0)
-		ibscript_die(ENOMEM, "Out of memory!\n");
+	cmd = ibscript_sprintf("iblinkinfo --load-cache %s -S %s", s->cache, str(s->switch_guid));
 	out = ibscript_backquote(cmd, &len);
 	free(cmd);
 	if (!out) {

@@ -590,7 +590,7 @@ static int save_file(const char *path, const uint8_t *buf, size_t len)
  * as the reference does; every part after the first must be non-empty. */
 static int parse_guids(const char *arg, unsigned count, uint64_t *v)
 {
-	char *copy = strdup(arg), *part = copy, *colon;
+	char *copy = strdup(arg), *part = copy, *colon = NULL;
 	int rc = 0;
 
 	if (!copy)
@@ -606,7 +606,8 @@ static int parse_guids(const char *arg, unsigned count, uint64_t *v)
 			*colon = '\0';
 		}
 		v[i] = strtoull(part, NULL, 0);
-		part = colon + 1;
+		if (colon)
+			part = colon + 1;
 	}
 	free(copy);
 	return rc;

@@ -86,11 +86,7 @@ static const struct link_end *links_get(const struct links *l, const char *guid,
 
 static char *cat(const char *a, const char *b)
 {
-	char *r;
-
-	if (asprintf(&r, "%s%s", a, b) < 0)
-		ibscript_die(ENOMEM, "Out of memory!\n");
-	return r;
+	return ibscript_sprintf("%s%s", a, b);
 }
 
 static char *read_text(const char *file, size_t *len, bool with_reason)
@@ -224,8 +220,7 @@ static char *format_guid(const char *arg)
 	hex = hex ? hex + 2 : s;
 	/* Perl's /0x(.*)/: up to the end of the line only */
 	n = strcspn(hex, "\n");
-	if (asprintf(&r, "0x%s%.*s", n < 16 ? "0000000000000000" + n : "", (int)n, hex) < 0)
-		ibscript_die(ENOMEM, "Out of memory!\n");
+	r = ibscript_sprintf("0x%s%.*s", n < 16 ? "0000000000000000" + n : "", (int)n, hex);
 	free(s);
 	return r;
 }
@@ -245,8 +240,7 @@ static void get_hosts_routed(struct ibscript_list *hosts, const char *sw_guid, c
 		return;
 	}
 	params = ibscript_ca_params(ca, port);
-	if (asprintf(&cmd, "ibroute %s -G %s", params, sw_guid) < 0)
-		ibscript_die(ENOMEM, "Out of memory!\n");
+	cmd = ibscript_sprintf("ibroute %s -G %s", params, sw_guid);
 	out = ibscript_backquote(cmd, &len);
 	/* split("\n", $data): lines without their newline */
 	while (out && (line = ibscript_next_line(out, len, &pos))) {
@@ -356,16 +350,13 @@ static char *compress_hostlist(const struct ibscript_list *names)
 		for (size_t r = 0; r < sets[k].n; r++) {
 			const struct ibscript_list *run = &sets[k].ranges[r];
 			char *item;
-			int rc;
 
 			if (!run->n)
 				continue;
 			if (run->n > 1)
-				rc = asprintf(&item, "%s%s-%s", sets[k].prefix, run->v[0], run->v[run->n - 1]);
+				item = ibscript_sprintf("%s%s-%s", sets[k].prefix, run->v[0], run->v[run->n - 1]);
 			else
-				rc = asprintf(&item, "%s%s", sets[k].prefix, run->v[0]);
-			if (rc < 0)
-				ibscript_die(ENOMEM, "Out of memory!\n");
+				item = ibscript_sprintf("%s%s", sets[k].prefix, run->v[0]);
 			while (len + strlen(item) + 2 > cap) {
 				out = realloc(out, cap *= 2);
 				if (!out)
@@ -404,8 +395,7 @@ static _Noreturn void usage(const char *argv0)
 	printf("Usage: %s [-R -C <ca_name> -P <ca_port>] <switch_guid|switch_name> <port>\n", ibscript_name(argv0));
 	printf("   find a list of nodes which are routed through switch:port\n");
 	printf("   -R Recalculate ibnetdiscover information\n");
-	printf("   -C <ca_name> use selected Channel Adaptor name for queries\n");
-	printf("   -P <ca_port> use selected channel adaptor port for queries\n");
+	ibscript_ca_help();
 	exit(2);
 }
 
@@ -441,8 +431,7 @@ int main(int argc, char **argv)
 	text = read_text(file, &len, false);
 	sw_re = perlre_compile("^Switch.*\\\"S-(.*)\\\"\\s+# (.*) port.*");
 	/* the target is put into the pattern as the script interpolates it */
-	if (asprintf(&pattern, ".*%s\\s+.*", target) < 0)
-		ibscript_die(ENOMEM, "Out of memory!\n");
+	pattern = ibscript_sprintf(".*%s\\s+.*", target);
 	name_re = perlre_compile(pattern);
 	while (!found && (line = ibscript_next_line(text, len, &pos))) {
 		if (perlre_match(sw_re, line, &m)) {
@@ -465,23 +454,20 @@ int main(int argc, char **argv)
 	}
 
 	hr = links_get(&links, sw_guid, target_port);
-	get_hosts_routed(&hosts, sw_guid, target_port, ca, port);
-	list = compress_hostlist(&hosts);
-	printf("%s %s (%s)  ==>>  %s %s (%s)\n", sw_guid, target_port, desc, hr ? hr->rem_guid : "",
-	       hr ? hr->rem_port : "", hr ? hr->rem_desc : "");
-	print_hosts(list);
-	printf("\n\n");
-	free(list);
-	ibscript_list_free(&hosts);
-
-	get_hosts_routed(&hosts, hr ? hr->rem_guid : NULL, hr ? hr->rem_port : NULL, ca, port);
-	list = compress_hostlist(&hosts);
-	printf("%s %s (%s)  <<==  %s %s (%s)\n", sw_guid, target_port, desc, hr ? hr->rem_guid : "",
-	       hr ? hr->rem_port : "", hr ? hr->rem_desc : "");
-	print_hosts(list);
-	printf("\n");
-	free(list);
-	ibscript_list_free(&hosts);
+	/* the hosts routed out by the switch port, then those routed back from the other end */
+	for (int back = 0; back < 2; back++) {
+		if (back)
+			get_hosts_routed(&hosts, hr ? hr->rem_guid : NULL, hr ? hr->rem_port : NULL, ca, port);
+		else
+			get_hosts_routed(&hosts, sw_guid, target_port, ca, port);
+		list = compress_hostlist(&hosts);
+		printf("%s %s (%s)  %s  %s %s (%s)\n", sw_guid, target_port, desc, back ? "<<==" : "==>>",
+		       hr ? hr->rem_guid : "", hr ? hr->rem_port : "", hr ? hr->rem_desc : "");
+		print_hosts(list);
+		printf(back ? "\n" : "\n\n");
+		free(list);
+		ibscript_list_free(&hosts);
+	}
 
 	perlre_free(sw_re);
 	perlre_free(name_re);

@@ -164,8 +164,7 @@ static _Noreturn void usage(const char *argv0)
 	printf("   Validate LIDs and GUIDs (check for zero and duplicates) in the local subnet\n");
 	printf("   -h This help message\n");
 	printf("   -R Recalculate ibnetdiscover information (Default is to reuse ibnetdiscover output)\n");
-	printf("   -C <ca_name> use selected Channel Adaptor name for queries\n");
-	printf("   -P <ca_port> use selected channel adaptor port for queries\n");
+	ibscript_ca_help();
 	exit(2);
 }
 
@@ -196,10 +195,8 @@ static void set_str(char **var, char *val)
 
 static char *prefixed(const char *prefix, char *s)
 {
-	char *r;
+	char *r = ibscript_sprintf("%s%s", prefix, s);
 
-	if (asprintf(&r, "%s%s", prefix, s) < 0)
-		ibscript_die(ENOMEM, "Out of memory!\n");
 	free(s);
 	return r;
 }

@@ -139,8 +139,7 @@ static const char *cache_dir(void)
 	return d && *d ? d : IBSCRIPT_CACHE_DIR;
 }
 
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xasprintf(const char *fmt, ...)
+char *ibscript_sprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
@@ -161,7 +160,13 @@ char *ibscript_cache_file(const char *ca, const char *port)
 
 	if ((stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) && mkdir(dir, 0700) < 0)
 		ibscript_die(errno, "cannot create %s: %s\n", dir, strerror(errno));
-	return xasprintf("%s/ibnetdiscover-%s-%s.topology", dir, ca, port);
+	return ibscript_sprintf("%s/ibnetdiscover-%s-%s.topology", dir, ca, port);
+}
+
+void ibscript_ca_help(void)
+{
+	printf("   -C <ca_name> use selected Channel Adaptor name for queries\n");
+	printf("   -P <ca_port> use selected channel adaptor port for queries\n");
 }
 
 bool ibscript_is_file(const char *path)
@@ -173,14 +178,14 @@ bool ibscript_is_file(const char *path)
 
 char *ibscript_ca_params(const char *ca, const char *port)
 {
-	return xasprintf("%s%s %s%s", *ca ? "-C " : "", ca, *port ? "-P " : "", port);
+	return ibscript_sprintf("%s%s %s%s", *ca ? "-C " : "", ca, *port ? "-P " : "", port);
 }
 
 void ibscript_generate_topology(const char *ca, const char *port)
 {
 	char *file = ibscript_cache_file(ca, port);
 	char *params = ibscript_ca_params(ca, port);
-	char *cmd = xasprintf("ibnetdiscover -g %s > %s", params, file);
+	char *cmd = ibscript_sprintf("ibnetdiscover -g %s > %s", params, file);
 	size_t len = 0;
 	char *out = ibscript_backquote(cmd, &len);
 

@@ -36,6 +36,11 @@ _Noreturn void ibscript_die(int err, const char *fmt, ...) __attribute__((format
 /* get_cache_file(ca, port): the topology file's path (malloc'd), creating the directory
  * (mode 0700) when missing, or dying "cannot create <dir>: <error>". */
 char *ibscript_cache_file(const char *ca, const char *port);
+/* asprintf() that dies "Out of memory!" as Perl does. */
+char *ibscript_sprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The usage lines of -C and -P that ibfindnodesusing and ibidsverify share. */
+void ibscript_ca_help(void);
+
 /* Perl's -f: an existing regular file (symbolic links followed). */
 bool ibscript_is_file(const char *path);
 /* "-C <ca> -P <port>" as get_ca_name_port_param_string() builds it (malloc'd). */
