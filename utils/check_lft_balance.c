@@ -328,30 +328,6 @@ static FILE *open_trimmed(const char *file)
 	return f;
 }
 
-static char *read_all(FILE *f, size_t *len)
-{
-	size_t cap = 65536, n = 0, got;
-	char *buf = malloc(cap + 1);
-
-	while (buf && f && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			char *nb = realloc(buf, 2 * cap + 1);
-
-			if (!nb) {
-				free(buf);
-				return NULL;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	if (buf)
-		buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
 int main(int argc, char **argv)
 {
 	struct ibscript_opts o;
@@ -379,11 +355,9 @@ int main(int argc, char **argv)
 	f = open_trimmed(o.val['l']);
 	if (!f)
 		fprintf(stderr, "Couldn't open dump lfts file: %s: %s\n", o.val['l'], strerror(errno));
-	text = read_all(f, &len);
+	text = ibscript_slurp(f, &len);
 	if (f)
 		fclose(f);
-	if (!text)
-		ibscript_die(ENOMEM, "Out of memory!\n");
 
 	re_dr = perlre_compile("Unicast lids .+ of switch DR path slid .+ guid (.+) \\((.+)\\)");
 	re_lid = perlre_compile("Unicast lids .+ of switch Lid .+ guid (.+) \\((.+)\\)");

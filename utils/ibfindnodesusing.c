@@ -92,35 +92,16 @@ static char *cat(const char *a, const char *b)
 static char *read_text(const char *file, size_t *len, bool with_reason)
 {
 	FILE *f = fopen(file, "r");
-	size_t cap = 65536, n = 0, got;
-	char *buf;
+	char *text;
 
 	if (!f) {
 		if (with_reason)
 			ibscript_die(errno, "Failed to open ibnet topology: %s\n", strerror(errno));
 		ibscript_die(errno, "Failed to open ibnet topology\n");
 	}
-	buf = malloc(cap + 1);
-	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			char *nb = realloc(buf, 2 * cap + 1);
-
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
+	text = ibscript_slurp(f, len);
 	fclose(f);
-	if (!buf)
-		ibscript_die(ENOMEM, "Out of memory!\n");
-	buf[n] = '\0';
-	*len = n;
-	return buf;
+	return text;
 }
 
 /* IBswcountlimits.pm's get_link_ends(): the port lines under each switch; the four forms
@@ -406,7 +387,7 @@ int main(int argc, char **argv)
 	struct ibscript_list hosts = { 0 };
 	struct perlre *sw_re, *name_re;
 	struct perlre_match m;
-	const char *ca = "", *port = "", *target_port;
+	const char *ca, *port, *target_port;
 	char *target, *file, *text, *line, *pattern, *sw_guid = NULL, *desc = NULL, *list;
 	const struct link_end *hr;
 	size_t len, pos = 0;
@@ -414,10 +395,7 @@ int main(int argc, char **argv)
 
 	if (!ibscript_getopts(argc, argv, "hRC:P:", &o) || o.set['h'])
 		usage(argv[0]);
-	if (o.set['C'])
-		ca = o.val['C'];
-	if (o.set['P'])
-		port = o.val['P'];
+	ibscript_ca_port(&o, &ca, &port);
 
 	target = format_guid(o.next < argc ? argv[o.next] : NULL);
 	target_port = o.next + 1 < argc ? argv[o.next + 1] : NULL;

@@ -207,19 +207,16 @@ int main(int argc, char **argv)
 	struct perlre *re[RE_COUNT];
 	struct perlre_match m;
 	struct ids s = { 0 };
-	const char *ca = "", *port = "";
-	char *file, *text = NULL, *line;
+	const char *ca, *port;
+	char *file, *text, *line;
 	char *nodetype = strdup(""), *nodeguid = strdup(""), *portguid = strdup(""), *lid = strdup("");
 	bool firstport = false;
-	size_t len = 0, pos = 0, cap = 0;
+	size_t len = 0, pos = 0;
 	FILE *f;
 
 	if (!ibscript_getopts(argc, argv, "hRC:P:", &o) || o.set['h'])
 		usage(argv[0]);
-	if (o.set['C'])
-		ca = o.val['C'];
-	if (o.set['P'])
-		port = o.val['P'];
+	ibscript_ca_port(&o, &ca, &port);
 
 	file = ibscript_cache_file(ca, port);
 	if (o.set['R'] || !ibscript_is_file(file))
@@ -227,20 +224,7 @@ int main(int argc, char **argv)
 	f = fopen(file, "r");
 	if (!f)
 		ibscript_die(errno, "Failed to open ibnet topology: %s\n", strerror(errno));
-	for (;;) {
-		if (cap - len < 4096) {
-			char *n = realloc(text, cap = cap ? 2 * cap : 65536);
-
-			if (!n)
-				ibscript_die(ENOMEM, "Out of memory!\n");
-			text = n;
-		}
-		size_t got = fread(text + len, 1, cap - len, f);
-
-		if (!got)
-			break;
-		len += got;
-	}
+	text = ibscript_slurp(f, &len);
 	fclose(f);
 
 	for (int i = 0; i < RE_COUNT; i++)

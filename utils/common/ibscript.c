@@ -114,6 +114,35 @@ bool ibscript_getopts(int argc, char **argv, const char *spec, struct ibscript_o
 	return errs == 0;
 }
 
+void ibscript_ca_port(const struct ibscript_opts *o, const char **ca, const char **port)
+{
+	*ca = o->set['C'] ? o->val['C'] : "";
+	*port = o->set['P'] ? o->val['P'] : "";
+}
+
+char *ibscript_slurp(FILE *f, size_t *len)
+{
+	size_t cap = 65536, n = 0, got;
+	char *buf = malloc(cap + 1);
+
+	while (buf && f && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n == cap) {
+			char *nb = realloc(buf, 2 * cap + 1);
+
+			if (!nb)
+				free(buf);
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	if (!buf)
+		ibscript_die(ENOMEM, "Out of memory!\n");
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
 const char *ibscript_name(const char *argv0)
 {
 	const char *s = strrchr(argv0, '/');

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* IBswcountlimits.pm's cache directory; the environment variable IBMGMT_DIAGS_CACHE_DIR
  * replaces it (for tests, which must not write to the system's). */
@@ -26,6 +27,12 @@ struct ibscript_opts {
  * operand or "--"; prints "Unknown option: x" for others, and Getopt::Std's --help/--version
  * texts (then goes on, as Getopt::Std does by default).  Returns true when no error. */
 bool ibscript_getopts(int argc, char **argv, const char *spec, struct ibscript_opts *o);
+
+/* -C and -P as the scripts take them: "" when not given. */
+void ibscript_ca_port(const struct ibscript_opts *o, const char **ca, const char **port);
+
+/* The rest of a file (NULL: none) in a NUL-terminated malloc'd buffer, *len bytes. */
+char *ibscript_slurp(FILE *f, size_t *len);
 
 /* `basename $0`, as the scripts print their name */
 const char *ibscript_name(const char *argv0);
