@@ -622,12 +622,11 @@ static int parse_records(struct cache_load *c)
 				    i, off);
 		off += (size_t)n->n_keys * CACHE_KEY_LEN;
 
-		/* libibnetdisc decodes these three from NodeInfo; a file where they differ was
-		 * not written from a discovery */
+		/* discovery takes these from NodeInfo; a file where the type or the port count
+		 * differ was not written from a discovery.  The GUID may differ: ibcacheedit
+		 * changes the record's and leaves NodeInfo as the node answered (the record's
+		 * GUID is the node's, as libibnetdisc reads it). */
 		info = r + N_NODE_INFO;
-		if (NI_NODE_GUID(info) != n->guid)
-			return fail(c->err, -EPROTO, "node record %" PRIu32 ": GUID " GUIDF " differs from its NodeInfo's " GUIDF,
-				    i, n->guid, NI_NODE_GUID(info));
 		if (NI_NODE_TYPE(info) != r[N_TYPE])
 			return fail(c->err, -EPROTO, "node " GUIDF ": type %u differs from its NodeInfo's %u",
 				    n->guid, r[N_TYPE], NI_NODE_TYPE(info));
@@ -773,12 +772,20 @@ static int build_topology(struct cache_load *c, struct ibtopo **out)
 	for (uint32_t i = c->n_nodes; i-- > 0;) {
 		struct node_rec *nr = &c->nodes[i];
 		const uint8_t *r = nr->rec;
-		struct ibtopo_node *n = topo_node_create(t, r + N_NODE_INFO, NULL);
+		uint8_t info[IBTOPO_SMP_DATA_SIZE];
+		struct ibtopo_node *n;
 
+		/* the node is created (and hashed) under the record's GUID, which an ibcacheedit
+		 * edit may have made differ from NodeInfo's; NodeInfo is kept as read */
+		memcpy(info, r + N_NODE_INFO, sizeof(info));
+		for (unsigned b = 0; b < 8; b++)
+			info[12 + b] = (uint8_t)(nr->guid >> (56 - 8 * b));
+		n = topo_node_create(t, info, NULL);
 		if (!n) {
 			ibtopo_unref(t);
 			return fail(c->err, -ENOMEM, "out of memory");
 		}
+		memcpy(n->info, r + N_NODE_INFO, IBTOPO_SMP_DATA_SIZE);
 		nr->node = n;
 		topo_node_set_desc(n, r + N_NODE_DESC);
 		/* kept as read, whatever the node type: writing it again must give the same bytes */

@@ -652,7 +652,7 @@ START_TEST(test_bad_header)
 	/* one node more than there are: port records are read as a node, which makes no sense */
 	wr32(f + 12, 49);
 	wr32(f + 8, 7);
-	load_fails(f, s.len, -EPROTO, "node record 6: GUID");
+	load_fails(f, s.len, -EPROTO, "differs from its NodeInfo");
 	/* one port fewer: 95 bytes left over */
 	wr32(f + 8, 6);
 	wr32(f + 12, 48);
@@ -697,6 +697,37 @@ START_TEST(test_truncated_everywhere)
 }
 END_TEST
 
+/* ibcacheedit --caguid changes a node record's GUID (and the node GUID of its port
+ * records), not the NodeInfo inside: the record's GUID is the node's, NodeInfo is kept, and
+ * the file is written again as it was. */
+START_TEST(test_edited_guid)
+{
+	struct ibtopo *t = NULL;
+	struct spoil s;
+	uint8_t *r, *again;
+	size_t len;
+	char why[256] = "";
+
+	spoil_init(&s);
+	r = node_rec(&s, G_H2);
+	wr64(r + 68, G_H2 + 5);
+	for (unsigned i = 0; i < s.l.np; i++)
+		if (rd64(s.f + s.l.port[i] + 77) == G_H2)
+			wr64(s.f + s.l.port[i] + 77, G_H2 + 5);
+	ck_assert_msg(ibtopo_cache_load_mem(s.f, s.len, &t, why, sizeof(why)) == 0, "%s", why);
+	ck_assert_ptr_null(ibtopo_find_node_guid(t, G_H2));
+	ck_assert_ptr_nonnull(ibtopo_find_node_guid(t, G_H2 + 5));
+	ck_assert_uint_eq(ibtopo_node_guid(ibtopo_find_node_guid(t, G_H2 + 5)), G_H2 + 5);
+	ck_assert_uint_eq(get_be64(ibtopo_node_info(ibtopo_find_node_guid(t, G_H2 + 5)) + 12), G_H2);
+	serialize(t, &again, &len);
+	ck_assert_uint_eq(len, s.len);
+	ck_assert_mem_eq(again, s.f, len);
+	free(again);
+	ibtopo_unref(t);
+	free(s.f);
+}
+END_TEST
+
 START_TEST(test_bad_nodes)
 {
 	struct spoil s;
@@ -704,9 +735,6 @@ START_TEST(test_bad_nodes)
 
 	spoil_init(&s);
 	r = node_rec(&s, G_H2);
-	wr64(r + 68, G_H2 + 5);
-	load_fails(s.f, s.len, -EPROTO, "GUID 0x0002c90300004005 differs from its NodeInfo's 0x0002c90300004000");
-	wr64(r + 68, G_H2);
 	r[76] = 2;
 	load_fails(s.f, s.len, -EPROTO, "type 2 differs");
 	r[76] = 1;
@@ -1194,6 +1222,7 @@ Suite *make_cache_suite(void)
 	tcase_add_test(tc, test_bad_header);
 	tcase_add_test(tc, test_truncated_everywhere);
 	tcase_add_test(tc, test_bad_nodes);
+	tcase_add_test(tc, test_edited_guid);
 	tcase_add_test(tc, test_bad_ports);
 	tcase_add_test(tc, test_mutations);
 	tcase_add_test(tc, test_errbuf_and_args);
