@@ -8,8 +8,9 @@
 # input files (dump_lfts output, ibnetdiscover caches and -g topologies) are made on the
 # fabric first, some of them altered.  So each run gets a private cache directory: ours
 # through IBMGMT_DIAGS_CACHE_DIR, the reference script through a copy of IBswcountlimits.pm
-# whose cache_dir is that variable (PERL5LIB).  Both run the same helper tools found on
-# PATH (ibnetdiscover, ibroute, iblinkinfo: the reference ones here), as the scripts do.
+# whose cache_dir is that variable (PERL5LIB).  Each runs the helper tools it finds on PATH
+# (ibnetdiscover, ibroute, iblinkinfo), as the scripts do: the reference the reference's,
+# ours ours (the build's utils/ first on PATH), as each is installed.
 #
 #   sh tests/fabric/script-tools.sh          (top_srcdir, top_builddir as in make check)
 #   IBMGMT_SCRIPTS_FILTER=REGEX              only the cases whose line matches
@@ -56,7 +57,8 @@ one() {
 		set -- env PERL5LIB="$work/perl" IBMGMT_DIAGS_CACHE_DIR="$work/ref-cache" perl "$_prog" "$@"
 	else
 		_prog=$(our_tool "$top_builddir" "$_tool")
-		set -- env IBMGMT_DIAGS_CACHE_DIR="$work/ours-cache" "$_prog" "$@"
+		# ours run our helper tools (what an installation has on PATH)
+		set -- env PATH="$(dirname "$_prog"):$PATH" IBMGMT_DIAGS_CACHE_DIR="$work/ours-cache" "$_prog" "$@"
 	fi
 	fabric_run "$_host" timeout -k 5 120 "$@" > "$work/$_who.raw1" 2> "$work/$_who.raw2" < /dev/null
 	echo $? > "$work/$_who.rc"
