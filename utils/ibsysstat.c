@@ -182,53 +182,30 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-int main(int argc, char **argv)
+/* One Get of attr, one attempt (the reference sends it by hand), and its answer printed.
+ * Named as the reference's function, which its panic message shows. */
+static void ibsystat(struct ibdiag_port *port, const struct ibpath_path *path, int attr, uint32_t oui)
 {
-	static const struct ibdiag_opt opts[] = {
-		{ "oui", 'o', 1, NULL, "use specified OUI number" },
-		{ "Server", 'S', 0, NULL, "start in server mode" },
-		{ NULL, 0, 0, NULL, NULL },
-	};
-	struct sysstat_opts o = { .oui = RESPONDER_OPENIB_OUI };
-	struct ibpath_path *path = NULL;
-	struct ibdiag_port *port;
 	struct ibmadrpc_reply reply;
 	struct ibmadrpc_request req = {
+		.path = path,
 		.mgmt_class = SYSSTAT_CLASS,
 		.method = IBSTRUCT_METHOD_GET,
+		.attr_id = (uint16_t)attr,
+		.oui = oui,
 		.flags = IBMADRPC_F_RMPP,
 	};
-	unsigned timeout;
 	struct ibmadrpc_error *err = NULL;
 	const uint8_t *mad, *data;
+	unsigned timeout;
 	size_t len;
 	uint64_t t0;
 	char where[160];
 	char *text;
-	int attr = ATTR_PING, first, rc;
+	int rc;
 
-	first = ibdiag_process_opts(argc, argv, &o, "DKy", opts, process_opt,
-				    "<dest lid|guid> [<op>]", NULL);
-	argc -= first;
-	argv += first;
-	if (!argc && !o.server)
-		ibdiag_show_usage();
-	if (argc > 1 && (attr = match_attr(argv[1])) < 0)
-		ibdiag_show_usage();
-
-	port = ibdiag_open_port();
-	if (o.server)
-		serve(port, o.oui);
-
-	if (ibdiag_resolve(port, argv[0], ibd.dest_type, &path) < 0)
-		IBEXIT("can't resolve destination port %s", argv[0]);
-
-	/* one attempt, as the reference sends it by hand */
 	timeout = ibd.timeout_ms ? ibd.timeout_ms : 1000;
 	ibmadrpc_port_set_default_timeout(port->port, timeout, 0);
-	req.path = path;
-	req.attr_id = (uint16_t)attr;
-	req.oui = o.oui;
 	t0 = now_ms();
 	rc = ibdiag_call(port, &req, &reply, &err);
 	if (rc == -ETIMEDOUT && now_ms() - t0 >= timeout) {
@@ -241,7 +218,9 @@ int main(int argc, char **argv)
 		data = mad + 40;
 		len = len > 40 ? len - 40 : 0;
 	} else if (rc < 0) {
-		IBEXIT("ibsystat to %s: %s", ibdiag_portid_str(path, where, sizeof(where)), strerror(-rc));
+		/* the reference exits from its main() */
+		ibdiag_exit("main", "ibsystat to %s: %s", ibdiag_portid_str(path, where, sizeof(where)),
+			    strerror(-rc));
 	} else {
 		data = reply.mad + reply.data_offset;
 		len = reply.len > reply.data_offset ? reply.len - reply.data_offset : 0;
@@ -259,6 +238,37 @@ int main(int argc, char **argv)
 		free(text);
 	}
 	ibmadrpc_error_free(err);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ibdiag_opt opts[] = {
+		{ "oui", 'o', 1, NULL, "use specified OUI number" },
+		{ "Server", 'S', 0, NULL, "start in server mode" },
+		{ NULL, 0, 0, NULL, NULL },
+	};
+	struct sysstat_opts o = { .oui = RESPONDER_OPENIB_OUI };
+	struct ibpath_path *path = NULL;
+	struct ibdiag_port *port;
+	int attr = ATTR_PING, first;
+
+	first = ibdiag_process_opts(argc, argv, &o, "DKy", opts, process_opt,
+				    "<dest lid|guid> [<op>]", NULL);
+	argc -= first;
+	argv += first;
+	if (!argc && !o.server)
+		ibdiag_show_usage();
+	if (argc > 1 && (attr = match_attr(argv[1])) < 0)
+		ibdiag_show_usage();
+
+	port = ibdiag_open_port();
+	if (o.server)
+		serve(port, o.oui);
+
+	if (ibdiag_resolve(port, argv[0], ibd.dest_type, &path) < 0)
+		IBEXIT("can't resolve destination port %s", argv[0]);
+
+	ibsystat(port, path, attr, o.oui);
 	ibpath_path_unref(path);
 	ibdiag_close_port(port);
 	return 0;

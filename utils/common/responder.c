@@ -99,6 +99,8 @@ _Noreturn void responder_loop(struct ibdiag_port *p, ibmadrpc_serve_fn fn, void 
 	served.fn = fn;
 	served.user = user;
 	ibmadrpc_port_set_server(p->port, filter, NULL);
+	if (ibd.debug)
+		IBWARN("starting to serve...");
 	for (;;) {
 		rc = ibmadrpc_dispatch(p->port, 1000);
 		if (rc < 0 && rc != -EINTR && rc != -EAGAIN) {
