@@ -45,6 +45,7 @@
 #   IBMGMT_FABRIC_KEEP=1      keep the work dir after fabric_stop (debugging)
 #   IBMGMT_FABRIC_VERBOSE=1   progress messages on stderr
 #   IBMGMT_FABRIC_SWEEP_INTERVAL  OpenSM's periodic sweep in seconds (default 0: none)
+#   IBMGMT_FABRIC_OPENSM_OPTIONS  extra opensm.conf lines (e.g. "ignore_other_sm TRUE")
 #   IBMGMT_FABRIC_CONSOLE_TIMEOUT seconds fabric_console waits for ibsim (default 30)
 #   IBMGMT_REF_BINDIR         reference infiniband-diags tools (default /usr/sbin)
 #   IBMGMT_IBSIM, IBMGMT_OPENSM, IBMGMT_UMAD2SIM   override the binaries/library
@@ -403,6 +404,9 @@ console off
 daemon FALSE
 sweep_interval ${IBMGMT_FABRIC_SWEEP_INTERVAL:-0}
 EOF
+	if [ -n "${IBMGMT_FABRIC_OPENSM_OPTIONS:-}" ]; then
+		printf '%s\n' "$IBMGMT_FABRIC_OPENSM_OPTIONS" >> "$FABRIC_DIR/opensm.conf"
+	fi
 	cat > "$FABRIC_DIR/partitions.conf" <<'EOF'
 Default=0x7fff, ipoib : ALL=full, ALL_SWITCHES=full, SELF=full ;
 EOF
