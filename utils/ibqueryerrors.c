@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ibmgmt/ibsched.h>
+
 #include "ibdiag.h"
 #include "ibdiag-topo.h"
 #include "linkinfo.h"
@@ -195,6 +197,9 @@ struct qe {
 	struct ibdiag_nnmap *map;
 	uint8_t lid2sl[0x10000];
 	bool json_first_node;
+
+	/* answers fetched ahead (prefetch_fabric()); a hash of PF_BUCKETS chains */
+	struct pf_entry **pf;
 };
 
 /* ---- Options ---------------------------------------------------------------------------- */
@@ -377,6 +382,106 @@ static struct ibpath_path *lid_path(struct qe *q, uint16_t lid)
 	return path;
 }
 
+/* ---- Answers fetched ahead --------------------------------------------------------------
+ * The reference asks one PMA after the other.  Before the report, the Gets it will make for
+ * a whole fabric (ClassPortInfo of each node, then the counters of each port, or of all
+ * ports at once where AllPortSelect is supported) are sent together through the scheduler;
+ * the report then takes each answer from here, once, in its own order.  Only good answers
+ * are kept: a Get that failed ahead is made again in the report's turn, so failures, their
+ * messages and their -v details are the reference's.  Not with --data or --counters (see
+ * main()). */
+#define PF_BUCKETS 4096u
+
+struct pf_entry {
+	struct pf_entry *next;
+	uint16_t lid, attr;
+	uint8_t port;
+	int state; /* 1 pending, 0 answered, -1 failed, 2 used */
+	uint8_t data[PM_DATA_SIZE];
+};
+
+static unsigned pf_hash(uint16_t lid, uint16_t attr, uint8_t port)
+{
+	return ((unsigned)lid * 31u + attr * 7u + port) % PF_BUCKETS;
+}
+
+static struct pf_entry *pf_find(struct qe *q, uint16_t lid, uint16_t attr, uint8_t port)
+{
+	if (!q->pf)
+		return NULL;
+	for (struct pf_entry *e = q->pf[pf_hash(lid, attr, port)]; e; e = e->next)
+		if (e->lid == lid && e->attr == attr && e->port == port && e->state != 2)
+			return e;
+	return NULL;
+}
+
+static int pf_done(struct ibsched *sched, struct ibsched_work *work,
+		   const struct ibmadrpc_reply *reply, const struct ibmadrpc_error *err, void *user)
+{
+	struct pf_entry *e = user;
+
+	(void)sched;
+	(void)work;
+	(void)err;
+	if (reply) {
+		ibdiag_reply_data(reply, e->data, PM_DATA_SIZE);
+		e->state = 0;
+	} else {
+		e->state = -1;
+	}
+	return IBSCHED_HANDLED;
+}
+
+static struct ibpath_path *lid_path(struct qe *q, uint16_t lid);
+
+/* Queues a Get of attr for port (PortSelect) of the PMA at lid, unless one is known. */
+static void pf_get(struct qe *q, struct ibsched *sched, uint16_t lid, uint16_t attr, int port)
+{
+	uint8_t req[PM_DATA_SIZE] = {0};
+	struct ibmadrpc_request r = {
+		.mgmt_class = IBSTRUCT_CLASS_PERF_MGT,
+		.method = IBSTRUCT_METHOD_GET,
+		.attr_id = attr,
+		.data = req,
+		.data_len = PM_DATA_SIZE,
+	};
+	struct ibpath_path *path;
+	struct pf_entry *e;
+	unsigned h = pf_hash(lid, attr, (uint8_t)port);
+
+	if (!lid || pf_find(q, lid, attr, (uint8_t)port))
+		return;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return; /* fetched in the report's turn instead */
+	e->lid = lid;
+	e->attr = attr;
+	e->port = (uint8_t)port;
+	e->state = 1;
+	e->next = q->pf[h];
+	q->pf[h] = e;
+	req[1] = (uint8_t)port;
+	r.path = path = lid_path(q, lid);
+	if (ibsched_submit(sched, NULL, &r, pf_done, e, NULL) < 0)
+		e->state = -1;
+	ibpath_path_unref(path);
+}
+
+static void pf_free(struct qe *q)
+{
+	if (!q->pf)
+		return;
+	for (unsigned i = 0; i < PF_BUCKETS; i++)
+		while (q->pf[i]) {
+			struct pf_entry *e = q->pf[i];
+
+			q->pf[i] = e->next;
+			free(e);
+		}
+	free(q->pf);
+	q->pf = NULL;
+}
+
 static int pma_rpc(struct qe *q, uint16_t lid, uint8_t method, uint16_t attr,
 		   const uint8_t req[PM_DATA_SIZE], uint8_t out[PM_DATA_SIZE])
 {
@@ -390,9 +495,16 @@ static int pma_rpc(struct qe *q, uint16_t lid, uint8_t method, uint16_t attr,
 		.data_len = PM_DATA_SIZE,
 	};
 	struct ibmadrpc_reply reply;
+	struct pf_entry *e;
 	int rc;
 
 	memset(out, 0, PM_DATA_SIZE);
+	if (method == IBSTRUCT_METHOD_GET && (e = pf_find(q, lid, attr, req[1])) && e->state == 0) {
+		memcpy(out, e->data, PM_DATA_SIZE);
+		e->state = 2;
+		ibpath_path_unref(path);
+		return 0;
+	}
 	rc = ibdiag_call(q->port, &r, &reply, NULL);
 	if (rc >= 0)
 		ibdiag_reply_data(&reply, out, PM_DATA_SIZE);
@@ -893,6 +1005,97 @@ clear:
 	free(n.name);
 }
 
+/* What check_node() will ask, sent ahead in two rounds: ClassPortInfo of every node, then
+ * (knowing each CapabilityMask) the counters. */
+static bool node_wanted(struct qe *q, const struct ibtopo_node *node)
+{
+	enum ibtopo_node_type type = ibtopo_node_type(node);
+	unsigned want = type == IBTOPO_NODE_SWITCH ? PRINT_SWITCH
+			: type == IBTOPO_NODE_CA   ? PRINT_CA
+			: type == IBTOPO_NODE_ROUTER ? PRINT_ROUTER
+						     : 0;
+
+	return want & q->print_types;
+}
+
+/* check_node()'s choice of the LID and port of a node's ClassPortInfo query */
+static uint16_t node_lid(const struct ibtopo_node *node, int *portnum)
+{
+	unsigned nports = ibtopo_node_num_ports(node);
+
+	*portnum = 0;
+	if (ibtopo_node_type(node) == IBTOPO_NODE_SWITCH)
+		return ibtopo_node_sma_lid(node);
+	for (unsigned p = 1; p <= nports; p++) {
+		const struct ibtopo_port *port = ibtopo_node_port(node, p);
+
+		*portnum = (int)p;
+		if (port)
+			return ibtopo_port_base_lid(port);
+	}
+	return 0;
+}
+
+static void prefetch_fabric(struct qe *q, const struct ibtopo *fabric)
+{
+	struct ibsched *sched = ibdiag_sched(q->port);
+	unsigned count = ibtopo_node_count(fabric, IBTOPO_NODE_ANY);
+
+	q->pf = calloc(PF_BUCKETS, sizeof(*q->pf));
+	if (!q->pf)
+		return;
+	ibsched_set_max_outstanding(sched, q->outstanding ? q->outstanding : IBTOPO_DEFAULT_OUTSTANDING);
+	for (unsigned i = 0; i < count; i++) {
+		const struct ibtopo_node *node = ibtopo_node_get(fabric, IBTOPO_NODE_ANY, i);
+		int p;
+		uint16_t lid;
+
+		if (!node_wanted(q, node))
+			continue;
+		lid = node_lid(node, &p);
+		pf_get(q, sched, lid, PM_ATTR_CLASS_PORT_INFO, p);
+	}
+	ibsched_run(sched);
+	for (unsigned i = 0; i < count; i++) {
+		const struct ibtopo_node *node = ibtopo_node_get(fabric, IBTOPO_NODE_ANY, i);
+		bool sw = ibtopo_node_type(node) == IBTOPO_NODE_SWITCH;
+		unsigned nports = ibtopo_node_num_ports(node);
+		struct pf_entry *cpi;
+		uint16_t lid, cap;
+		int p;
+		bool ext;
+
+		if (!node_wanted(q, node))
+			continue;
+		lid = node_lid(node, &p);
+		cpi = pf_find(q, lid, PM_ATTR_CLASS_PORT_INFO, (uint8_t)p);
+		if (!cpi || cpi->state != 0)
+			continue;
+		cap = (uint16_t)(cpi->data[2] << 8 | cpi->data[3]);
+		ext = cap & (PM_CAP_EXT_WIDTH | PM_CAP_EXT_WIDTH_NOIETF);
+		if (cap & PM_CAP_ALL_PORT_SELECT) {
+			/* the per-port queries only follow when ALL reports errors: not fetched */
+			pf_get(q, sched, lid, PM_ATTR_PORT_COUNTERS, ALL_PORTS);
+			if (ext)
+				pf_get(q, sched, lid, PM_ATTR_PORT_COUNTERS_EXT, ALL_PORTS);
+			continue;
+		}
+		for (unsigned pn = sw && ibtopo_node_enhanced_port0(node) ? 0 : 1; pn <= nports; pn++) {
+			const struct ibtopo_port *port = ibtopo_node_port(node, pn);
+			uint16_t plid = lid;
+
+			if (!port)
+				continue;
+			if (!sw)
+				plid = ibtopo_port_base_lid(port);
+			pf_get(q, sched, plid, PM_ATTR_PORT_COUNTERS, (int)pn);
+			if (ext)
+				pf_get(q, sched, plid, PM_ATTR_PORT_COUNTERS_EXT, (int)pn);
+		}
+	}
+	ibsched_run(sched);
+}
+
 /* ---- The SLs: one PathRecord per destination ------------------------------------------------- */
 
 static int path_records(struct qe *q, uint64_t dguid)
@@ -1122,6 +1325,10 @@ int main(int argc, char **argv)
 	} else {
 		if (q->obtain_sl && path_records(q, 0) < 0)
 			goto out;
+		/* the data counters count the MADs of the run itself: with --data and --counters
+		 * the queries go in the reference's order and pace, so the values are its */
+		if (!ibd.sa && !q->data && !q->counters_only)
+			prefetch_fabric(q, fabric);
 		for (unsigned i = 0; i < ibtopo_node_count(fabric, IBTOPO_NODE_ANY); i++)
 			check_node(q, ibtopo_node_get(fabric, IBTOPO_NODE_ANY, i));
 	}
@@ -1139,6 +1346,7 @@ out:
 	ibpath_path_unref(target);
 	ibdiag_topo_close(q->port);
 	ibdiag_nnmap_close(q->map);
+	pf_free(q);
 	free(q->threshold_str);
 	free(q);
 	return rc;
