@@ -4,7 +4,8 @@
 #   1. install what is missing (.ci/debian-packages; needs root for apt-get),
 #   2. build ibmgmt (build/demo),
 #   3. start a bundled simulated fabric (ibsim + OpenSM, tests/fabric/topo/two-switch.net),
-#   4. run our drop-in tools (ibstat, ibaddr, smpquery, perfquery, saquery) and each
+#   4. run our drop-in tools (ibstat, ibaddr, smpquery, perfquery, saquery, ibnetdiscover,
+#      iblinkinfo, ibqueryerrors, ibroute, dump_fts, ibtracert, ...) and each
 #      library layer against it next to infiniband-diags, showing ours and whether the
 #      reference printed the same bytes,
 #   5. stop the fabric.
@@ -38,7 +39,7 @@ mkdir -p "$b"
 		tests/sched-sweep tests/topo/topo-dump $(grep -q '^tests_topo_ibnd_dump' Makefile && echo tests/topo/ibnd-dump)) >/dev/null
 
 . "$top/tests/fabric/fabric.sh"
-fabric_require ibstat smpdump ibaddr perfquery saquery
+fabric_require ibstat smpdump ibaddr perfquery saquery ibnetdiscover iblinkinfo ibqueryerrors dump_fts
 echo "== starting a simulated fabric: $(fabric_count_nodes tests/fabric/topo/two-switch.net) nodes (tests/fabric/topo/two-switch.net)"
 fabric_start "$top/tests/fabric/topo/two-switch.net"
 status=0
@@ -65,9 +66,12 @@ tool() { # title, tool, args...
 	shift 2
 	_r=$(fabric_run hca-a1 "$FABRIC_REF/$_n" "$@" 2>&1 && echo "exit 0" || echo "exit $?")
 	_o=$(fabric_run hca-a1 "$b/utils/$_n" "$@" 2>&1 && echo "exit 0" || echo "exit $?")
-	show "$_t" "$(printf '%s\n' "$_r" | grep -v '^ibwarn: ' | sed "s#$FABRIC_REF/$_n#$_n#g")" \
-		"$(printf '%s\n' "$_o" | grep -v '^ibwarn: ' | sed "s#$b/utils/$_n#$_n#g")"
+	show "$_t" "$(printf '%s\n' "$_r" | grep -v '^ibwarn: ' | sed -e "s#$FABRIC_REF/$_n#$_n#g" -e "$nodate")" \
+		"$(printf '%s\n' "$_o" | grep -v '^ibwarn: ' | sed -e "s#$b/utils/$_n#$_n#g" -e "$nodate")"
 }
+# ibnetdiscover's header carries the time of the run
+nodate='s/^# Topology file: generated on .*/# Topology file: generated on <date>/'
+
 echo
 echo "======== the drop-in tools (ours), each compared with infiniband-diags 44"
 tool "ibstat (local devices)" ibstat
@@ -81,6 +85,21 @@ tool "perfquery -x 1 12 (extended counters)" perfquery -x 1 12
 tool "saquery NR 2 (the NodeRecord of LID 2)" saquery NR 2
 tool "saquery -p --slid 2 --dlid 1 (a PathRecord)" saquery -p --slid 2 --dlid 1
 tool "smpquery nodeinfo 999 (an unknown LID: error text and exit status)" smpquery -t 200 nodeinfo 999
+echo
+echo "======== the fabric-wide tools (ours on libibtopo), each compared with infiniband-diags 44"
+tool "ibnetdiscover (the whole fabric)" ibnetdiscover
+tool "ibnetdiscover -p (the ports report)" ibnetdiscover -p
+tool "ibswitches" ibswitches
+tool "ibhosts" ibhosts
+tool "iblinkinfo" iblinkinfo
+tool "ibqueryerrors" ibqueryerrors
+tool "ibroute 3 (the LFT of sw-b)" ibroute 3
+tool "dump_fts -n (every switch's LFT)" dump_fts -n
+tool "ibtracert 2 8 (hca-a1 to hca-b3)" ibtracert 2 8
+echo
+echo "---- ibmgmt extras: ibnetdiscover --json (first lines) and --dot (first lines)"
+fabric_run hca-a1 "$b/utils/ibnetdiscover" --json | head -n 12 || status=1
+fabric_run hca-a1 "$b/utils/ibnetdiscover" --dot | head -n 6 || status=1
 echo
 echo "---- an ibmgmt extra: smpquery --sa nodedesc 1 (answered from the SA's NodeRecord)"
 fabric_run hca-a1 "$b/utils/smpquery" --sa nodedesc 1 || status=1
@@ -150,6 +169,15 @@ for i in 1 2 3; do
 	printf 'ours:         %s\n' "$(fabric_run ft-h001 "$b/tests/topo/topo-dump" -q)"
 	[ -x "$b/tests/topo/ibnd-dump" ] &&
 		printf 'libibnetdisc: %s\n' "$(fabric_run ft-h001 "$b/tests/topo/ibnd-dump" -q -o 64)"
+done
+# the tools: wall time of the whole run (start, discovery, output), same output
+ms() { _s=$(date +%s%N); fabric_run ft-h001 "$@" > "$FABRIC_DIR/t.out" 2>&1; _e=$(date +%s%N); echo $(((_e - _s) / 1000000)); }
+for t in ibnetdiscover iblinkinfo ibqueryerrors dump_fts; do
+	r=$(ms "$FABRIC_REF/$t"); sed "$nodate" "$FABRIC_DIR/t.out" > "$FABRIC_DIR/ref.out"
+	o=$(ms "$b/utils/$t"); sed "$nodate" "$FABRIC_DIR/t.out" > "$FABRIC_DIR/ours.out"
+	same="same output"
+	cmp -s "$FABRIC_DIR/ref.out" "$FABRIC_DIR/ours.out" || { same="OUTPUT DIFFERS"; status=1; }
+	printf '%-14s infiniband-diags %4d ms   ours %4d ms   (%s)\n' "$t" "$r" "$o" "$same"
 done
 fabric_stop
 echo
