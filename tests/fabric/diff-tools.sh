@@ -166,6 +166,27 @@ ccshim_side() {
 	export LD_PRELOAD IBMGMT_CCSHIM_MODEL IBMGMT_CCSHIM_STATE
 }
 
+# mc_join NODE+NODE...: each node's port joins the IPoIB broadcast group through the SA
+# (tests/fabric/mcjoin), once per fabric; then waits until OpenSM has programmed the
+# switches' multicast tables (two equal, non-empty reads by the reference dump_fts -M).
+mc_join() {
+	for _mh in $(printf '%s' "$1" | tr '+' ' '); do
+		fabric_run "$_mh" "$top_builddir/tests/fabric/mcjoin" > /dev/null || return 1
+	done
+	_mprev= _mi=0
+	while [ "$_mi" -lt 50 ]; do
+		_mcur=$(fabric_run "${1%%+*}" /usr/sbin/dump_fts -M 2> /dev/null)
+		case $_mcur in
+		*"0xc000 "*) [ "$_mcur" = "$_mprev" ] && return 0 ;;
+		esac
+		_mprev=$_mcur
+		_mi=$((_mi + 1))
+		sleep 0.2
+	done
+	echo "ERROR: no multicast table was programmed after the joins of $1"
+	return 1
+}
+
 preload_before=${LD_PRELOAD:-}
 n=0 pass=0 fail=0 nref=0 nown=0 cur_topo=
 while IFS= read -r line; do
@@ -180,12 +201,13 @@ while IFS= read -r line; do
 		[ -z "$cur_topo" ] || fabric_stop
 		fabric_start "$top_srcdir/tests/fabric/topo/$topo.net" || { echo "ERROR: cannot start $topo"; exit 99; }
 		cur_topo=$topo
+		mcjoined=
 		rm -f "$work"/ccshim-*.state
 	fi
 	n=$((n + 1))
 	[ -z "${IBMGMT_CASES_VERBOSE:-}" ] || echo "case $loc: $spec"
 	ours=$(our_tool "$top_builddir" "$tool")
-	drop= unlink= sysfs= own= setup= ref=/usr/sbin/$tool stdin=/dev/null ccshim=
+	drop= unlink= sysfs= own= setup= ref=/usr/sbin/$tool stdin=/dev/null ccshim= mcjoin=
 	[ -z "${IBMGMT_REF_BINDIR:-}" ] || ref=$IBMGMT_REF_BINDIR/$tool
 	oldifs=$IFS; IFS=,
 	for m in $mode; do
@@ -198,6 +220,7 @@ while IFS= read -r line; do
 		stdin=*) stdin=$cases_dir/data/${m#stdin=} ;;
 		setup=*) setup=$cases_dir/data/${m#setup=} ;;
 		ccshim) ccshim=1 ;;
+		mcjoin=*) mcjoin=${m#mcjoin=} ;;
 		*) IFS=$oldifs; echo "ERROR: $loc: unknown mode '$m'"; exit 99 ;;
 		esac
 	done
@@ -211,6 +234,10 @@ while IFS= read -r line; do
 		fabric_wait_sweep "$sweeps" || { echo "ERROR: $loc: no OpenSM sweep after unlinking $unlink"; exit 99; }
 	fi
 	[ -z "$setup" ] || console_file "$setup" || { echo "ERROR: $loc: set-up $setup failed"; exit 99; }
+	if [ -n "$mcjoin" ] && [ -z "$mcjoined" ]; then
+		mc_join "$mcjoin" || { echo "ERROR: $loc: the multicast joins of $mcjoin failed"; exit 99; }
+		mcjoined=1
+	fi
 	[ -z "$ccshim" ] || ccshim_side ours
 	run "$work/ours" "$host" "$sysfs" "$ours" "$tool" "$@"
 	if [ -n "$own" ]; then
