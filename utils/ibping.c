@@ -33,6 +33,8 @@ struct ping_opts {
 
 static volatile sig_atomic_t stop_signal;
 
+/* Microseconds as the reference counts them: its nanoseconds are divided by 10000, not
+ * 1000 (an upstream slip), and scripts compare the times it prints; kept so. */
 static uint64_t time_stamp(void)
 {
 	struct timespec ts;
