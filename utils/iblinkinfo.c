@@ -514,7 +514,11 @@ int main(int argc, char **argv)
 
 	ibdiag_process_opts(argc, argv, &li, "aDdGgKLlnpRS", opts, process_opt, "", NULL);
 
-	port = ibdiag_open_port();
+	port = ibdiag_try_open_port();
+	if (!port) {
+		fprintf(stderr, "Failed to open %s port %d\n", ibd.ca ? ibd.ca : "(null)", (int)ibd.ca_port);
+		return 1;
+	}
 	li.map = ibdiag_nnmap_open(li.node_name_map);
 	if (li.dr_path && li.load_cache) {
 		ibdiag_topo_close(port);

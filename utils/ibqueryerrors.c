@@ -1224,7 +1224,12 @@ int main(int argc, char **argv)
 	if (!q->print_types)
 		q->print_types = PRINT_SWITCH | PRINT_CA | PRINT_ROUTER;
 
-	q->port = ibdiag_open_port();
+	q->port = ibdiag_try_open_port();
+	if (!q->port) {
+		free(q);
+		/* the reference's message ends with a newline of its own: an empty line follows */
+		IBEXIT("Failed to open port; %s:%d\n", ibd.ca ? ibd.ca : "(null)", (int)ibd.ca_port);
+	}
 	if (q->dr_path && q->load_cache) {
 		ibdiag_topo_close(q->port);
 		free(q);
