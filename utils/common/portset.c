@@ -148,6 +148,13 @@ unsigned portset_route(const struct portset_routes *r, const struct ibtopo_node 
 	return depth + 1;
 }
 
+int portset_depth(const struct portset_routes *r, const struct ibtopo_node *node)
+{
+	int i = node ? find(r, node) : -1;
+
+	return i < 0 ? -1 : r->v[i].depth;
+}
+
 const char *portset_dr_text(const uint8_t *ports, unsigned count, char *buf, size_t len)
 {
 	size_t n = 0;

@@ -28,6 +28,9 @@ void portset_routes_free(struct portset_routes *r);
 unsigned portset_route(const struct portset_routes *r, const struct ibtopo_node *node,
 		       uint8_t ports[PORTSET_MAX_DR]);
 
+/* Hops from the start to the node, -1 when the search did not reach it. */
+int portset_depth(const struct portset_routes *r, const struct ibtopo_node *node);
+
 /* "0,1,7" */
 const char *portset_dr_text(const uint8_t *ports, unsigned count, char *buf, size_t len);
 
