@@ -184,7 +184,7 @@ int main(int argc, char **argv)
 	rc = ibpath_devlist_open(&devices, env_root && *env_root ? env_root : NULL,
 				 IBPATH_DEVLIST_SORTED);
 	if (rc < 0)
-		IBEXIT("no RDMA devices found in %s/class/infiniband", root);
+		IBEXIT("no RDMA devices found");
 	only = selected(devices, &o);
 	for (unsigned i = 0; i < ibpath_devlist_count(devices); i++) {
 		const struct ibpath_device *dev = ibpath_devlist_device(devices, i);
