@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ibdiag-topo.h"
 #include "portset.h"
 
 struct iap_link {
@@ -144,13 +143,7 @@ int main(int argc, char **argv)
 		ibdiag_show_usage();
 	atexit(cleanup);
 
-	s.port = ibdiag_topo_open_port();
-	if (!s.port)
-		IBEXIT("cannot open the local port");
-	ibdiag_topo_discover(s.port, NULL, &s.topo);
-	ibdiag_topo_print_errors(s.topo);
-	if (!s.topo || !ibtopo_from_node(s.topo))
-		IBEXIT("discovery of the subnet failed");
+	s.topo = portset_discover(&s.port);
 	s.routes = portset_routes_new(s.topo, NULL, 0);
 	if (!s.routes)
 		IBPANIC("out of memory");

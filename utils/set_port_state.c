@@ -28,7 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ibdiag-topo.h"
 #include "portset.h"
 
 enum sps_action { SPS_SHOW = 0, SPS_DISABLE, SPS_ENABLE, SPS_INIT };
@@ -302,13 +301,7 @@ int main(int argc, char **argv)
 	if (!s.tgt)
 		IBPANIC("out of memory");
 
-	s.port = ibdiag_topo_open_port();
-	if (!s.port)
-		IBEXIT("cannot open the local port");
-	ibdiag_topo_discover(s.port, NULL, &s.topo);
-	ibdiag_topo_print_errors(s.topo);
-	if (!s.topo || !ibtopo_from_node(s.topo))
-		IBEXIT("discovery of the subnet failed");
+	s.topo = portset_discover(&s.port);
 
 	for (unsigned i = 0; i < s.n; i++)
 		resolve(&s.tgt[i], argv[first + (int)i]);

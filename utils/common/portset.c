@@ -198,6 +198,24 @@ int portset_set(struct ibdiag_port *p, const uint8_t *ports, unsigned count, uns
 	return rc;
 }
 
+struct ibtopo *portset_discover(struct ibdiag_port **port)
+{
+	struct ibtopo *t = NULL;
+
+	*port = ibdiag_topo_open_port();
+	if (!*port)
+		IBEXIT("cannot open the local port");
+	ibdiag_topo_discover(*port, NULL, &t);
+	ibdiag_topo_print_errors(t);
+	if (t && !ibtopo_from_node(t)) {
+		ibtopo_unref(t);
+		t = NULL;
+	}
+	if (!t)
+		IBEXIT("discovery of the subnet failed");
+	return t;
+}
+
 const char *portset_node_text(const struct ibtopo_node *node, char *buf, size_t len)
 {
 	snprintf(buf, len, "\"%s\" (0x%016" PRIx64 ")", ibtopo_node_desc(node),

@@ -11,7 +11,7 @@
 
 #include <ibmgmt/ibtopo.h>
 
-#include "ibdiag.h"
+#include "ibdiag-topo.h"
 
 #define PORTSET_MAX_DR 64 /* elements of a DR path: 0 and up to 63 hops */
 
@@ -42,6 +42,11 @@ const char *portset_dr_text(const uint8_t *ports, unsigned count, char *buf, siz
 int portset_set(struct ibdiag_port *p, const uint8_t *ports, unsigned count, unsigned num,
 		unsigned state, unsigned phys, uint8_t before[64], uint8_t after[64],
 		struct ibmadrpc_error **err);
+
+/* Opens the local port and discovers the subnet over directed routes (discovery errors on
+ * stderr); IBEXIT when the port cannot be opened or nothing was found.  The caller closes
+ * *port with ibdiag_topo_close() and unrefs the topology. */
+struct ibtopo *portset_discover(struct ibdiag_port **port);
 
 /* A node as the messages name it: "sw-a" (0x0000000000200000). */
 const char *portset_node_text(const struct ibtopo_node *node, char *buf, size_t len);
