@@ -103,7 +103,7 @@ _fabric_find_umad2sim() {
 _fabric_alive() {
 	[ -n "${1:-}" ] && [ -r "/proc/$1/stat" ] || return 1
 	_fa_stat=
-	read -r _fa_stat < "/proc/$1/stat" 2>/dev/null || return 1
+	{ read -r _fa_stat < "/proc/$1/stat"; } 2>/dev/null || return 1
 	_fa_stat=${_fa_stat##*) }
 	case $_fa_stat in
 	Z* | X* | x*) return 1 ;;
@@ -711,7 +711,7 @@ _fabric_holder_script='
 owner=$1 dir=$2 sock=$3
 alive() {
 	[ -r "/proc/$1/stat" ] || return 1
-	read -r s < "/proc/$1/stat" 2>/dev/null || return 1
+	{ read -r s < "/proc/$1/stat"; } 2>/dev/null || return 1
 	s=${s##*) }
 	case $s in Z*|X*|x*) return 1 ;; esac
 }
