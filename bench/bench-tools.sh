@@ -19,7 +19,7 @@ mkdir -p "$work/lib"
 # Our libraries in one directory, as an installation has them (a search path of five build
 # directories would make the dynamic loader probe each of them for every library); only
 # our runs get it.
-for d in libibstruct libibpath libibmadrpc libibsched libibsa; do
+for d in libibstruct libibpath libibmadrpc libibsched libibsa libibtopo; do
 	for f in "$b/$d/.libs/$d".so*; do ln -sf "$f" "$work/lib/"; done
 done
 

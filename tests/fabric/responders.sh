@@ -17,7 +17,16 @@ set -u
 . "$top_srcdir/tests/fabric/fabric.sh"
 fabric_require ibping ibsysstat ibaddr
 command -v stdbuf > /dev/null || { echo "SKIP: stdbuf (coreutils) not found"; exit 77; }
-ours=$(cd "$top_builddir" && pwd)/utils
+top_builddir=$(cd "$top_builddir" && pwd)
+. "$top_srcdir/tests/fabric/our-tool.sh"
+# our tools' directory: utils, or utils/.libs where they are linked to our shared libraries
+# (--enable-shared-tools: then utils/<tool> is libtool's wrapper, which runs the real
+# binary under another name), with those libraries on the library path
+ours=$(dirname "$(our_tool "$top_builddir" ibping)")
+for d in libibstruct libibpath libibmadrpc libibsched libibsa libibtopo; do
+	LD_LIBRARY_PATH=$top_builddir/$d/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+done
+export LD_LIBRARY_PATH
 for t in ibping ibsysstat vendstat; do
 	[ -x "$ours/$t" ] || { echo "ERROR: $ours/$t is not built"; exit 99; }
 done

@@ -42,7 +42,7 @@ n=0 pass=0 fail=0
 # normalise PROG < raw > clean: the program path becomes its name, pids and private paths
 # become fixed text, libibmad's "ibwarn:" debug lines go.
 normalise() {
-	sed -e "s#$1#$(basename "$1")#g" -e "s#$work/[a-z]*-cache#CACHEDIR#g" -e "s#$work#WORK#g" \
+	sed -e "s#$1#$(basename "$1")#g" -e "s#$(dirname "$1")/##g" -e "s#$work/[a-z]*-cache#CACHEDIR#g" -e "s#$work#WORK#g" \
 	    -e 's/\[pid [0-9][0-9]*\]/[pid N]/g' | grep -v '^ibwarn: '
 }
 
@@ -58,7 +58,9 @@ one() {
 	else
 		_prog=$(our_tool "$top_builddir" "$_tool")
 		# ours run our helper tools (what an installation has on PATH)
-		set -- env PATH="$(dirname "$_prog"):$PATH" IBMGMT_DIAGS_CACHE_DIR="$work/ours-cache" "$_prog" "$@"
+		# (utils/.libs first: with --enable-shared-tools the real binaries are there, and
+		# utils/<tool> is libtool's wrapper, which would run them under another name)
+		set -- env PATH="$top_builddir/utils/.libs:$top_builddir/utils:$PATH" IBMGMT_DIAGS_CACHE_DIR="$work/ours-cache" "$_prog" "$@"
 	fi
 	fabric_run "$_host" timeout -k 5 120 "$@" > "$work/$_who.raw1" 2> "$work/$_who.raw2" < /dev/null
 	echo $? > "$work/$_who.rc"
