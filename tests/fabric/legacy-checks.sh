@@ -115,7 +115,7 @@ for run in ibclearerrors ibclearcounters "ibclearerrors -N" "ibclearcounters $to
 				fabric_run hca-a1 "$ref_tools/perfquery" $lp | grep -Ev '(Data|Pkts):'
 			done
 			fabric_run hca-a1 "$ref_tools/perfquery" 1 10
-		} | sed "s#${prog%/*}/#DIR/#g" > "$refbin/after-$who"
+		} | sed -e "s#${prog%/*}/.libs/#DIR/#g" -e "s#${prog%/*}/#DIR/#g" > "$refbin/after-$who"
 		[ $who = ours ] || [ -z "${IBMGMT_LEGACY_RECORD:-}" ] || cp "$refbin/after-ref" "$records/clear-$n"
 	done
 	if ! cmp -s "$refbin/after-ref" "$refbin/after-ours"; then
