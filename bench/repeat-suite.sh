@@ -66,7 +66,7 @@ one_run() {
 # what_failed LOG: the stage and the failing tests of a failed run
 what_failed() {
 	stage=$(grep '^=== \[' "$1" | tail -n 1 | sed 's/^=== //')
-	tests=$(grep -E '^(FAIL|ERROR): ' "$1" | sed 's/^[A-Z]*: //' | sort -u | tr '\n' ' ')
+	tests=$(grep -E '^(FAIL|ERROR): ' "$1" | sed 's/^[A-Z]*: //' | sort -u | tr '\n' ' ' | sed 's/ $//')
 	echo "${stage:-before stage 1}${tests:+: $tests}"
 }
 
