@@ -349,17 +349,17 @@ int main(int argc, char **argv)
 		sw_sub = gi[GI_IS3_SW + 3];
 	}
 	if (o.general_info) {
-		char psid[17];
+		/* the reference prints the PSID as a C string: a PSID of 16 characters runs on
+		 * into the ini version's bytes (up to the first 0; the buffer ends in zeros) */
+		int psid_len = (int)strnlen((const char *)gi + GI_FW_PSID, VENDOR1_DATA - GI_FW_PSID);
 
-		memcpy(psid, gi + GI_FW_PSID, 16);
-		psid[16] = '\0';
 		printf("hw_dev_rev:  0x%04x\n", get16(gi + GI_HW_REV));
 		printf("hw_dev_id:   0x%04x\n", dev);
 		printf("hw_uptime:   0x%08x\n", get32(gi + GI_UPTIME));
 		printf("fw_version:  %02d.%02d.%02d\n", (int)fw_major, (int)fw_minor, (int)fw_sub);
 		printf("fw_build_id: 0x%04x\n", get32(gi + GI_FW_BUILD));
 		printf("fw_date:     %02x/%02x/%04x\n", gi[GI_FW_MONTH], gi[GI_FW_DAY], get16(gi + GI_FW_YEAR));
-		printf("fw_psid:     '%s'\n", psid);
+		printf("fw_psid:     '%.*s'\n", psid_len, (const char *)gi + GI_FW_PSID);
 		printf("fw_ini_ver:  %d\n", (int)get32(gi + GI_FW_INI));
 		printf("sw_version:  %02d.%02d.%02d\n", (int)sw_major, (int)sw_minor, (int)sw_sub);
 	}

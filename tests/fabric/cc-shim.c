@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cc-shim: a test-only LD_PRELOAD library that answers Congestion Control MADs (class 0x21)
- * from a small model, so that ibccquery/ibccconfig (the reference's and ours) can be compared
- * on a simulated fabric.  ibsim cannot answer class 0x21: it dispatches its handlers on
+ * and, when given a vendor model, Mellanox vendor MADs (class 0x0a) from small models, so that
+ * ibccquery/ibccconfig and vendstat (the reference's and ours) can be compared on a simulated
+ * fabric.  ibsim cannot answer class 0x21: it dispatches its handlers on
  * `class & 0xf`, so CC attributes 0x11, 0x12, 0x14..0x18 get SMA (NodeInfo, SwitchInfo, ...)
  * replies, and a CC MAD that reaches OpenSM's node has crashed OpenSM (tests/fabric/README.md).
  *
@@ -19,6 +20,12 @@
  *   IBMGMT_CCSHIM_STATE  file holding what Sets changed ("<lid> <attr> <mod> <hex>" lines),
  *                        read at each request and rewritten after each change, so that one
  *                        process's Set is seen by the next one's Get.  Unset: no memory.
+ *   IBMGMT_VENDSHIM_MODEL  file of "<lid> <device>" lines for class 0x0a: is3, is4, switchx,
+ *                        switchib, connectx, infinihost (table vdevs below) or unsupported
+ *                        (status 0x0004, no agent for the class).  A LID not listed never
+ *                        answers.  Unset: class 0x0a goes on to umad2sim as without the shim.
+ *   IBMGMT_VENDSHIM_STATE  the same as IBMGMT_CCSHIM_STATE for the vendor class (config space
+ *                        words, counter group selects).
  *
  * The model (IBA annex A10, as far as the tools can tell):
  *   - Gets of ClassPortInfo, CongestionInfo, CongestionKeyInfo, CongestionLog (LogType 1 on
@@ -37,6 +44,20 @@
  *     sends a request once, our library retries it as libibmad does on hardware.
  *   Defaults are fixed non-zero values derived from the LID, so that every printed field
  *   shows something.
+ *
+ * The vendor model (the Mellanox attributes vendstat uses; vendor range 1, data at byte 24):
+ *   - ClassPortInfo (0x01) and GeneralInfo (0x17) Gets: hardware revision, device ID, uptime,
+ *     firmware version, build, date, PSID, ini version, software version; the devices with
+ *     the extended firmware block (IS4, SwitchX, Switch-IB, ConnectX) have it filled.
+ *   - ConfigSpaceAccess (0x50) Get and Set: 1..18 {address, data, mask} records (count in
+ *     bits 16..21 of the modifier); a Set stores (old & ~mask) | (data & mask); each reply
+ *     record holds the address, the word and the request's mask.  Unwritten words derive
+ *     from the LID and the address, 0 in every fourth 4 KiB page.
+ *   - CounterGroupInfo (0x90) Get and ConfigCounterGroup (0x91) Get/Set on the IS4 family:
+ *     modifier = port 1..ports (else status 0x001c); groups 0 and 1 have masks 0x7 and
+ *     0x106 (an IS4 has these two, a Switch-IB three, a SwitchX 64: more than the data
+ *     holds); a Set of a select a group's mask lacks gets status 0x001c.  Other devices:
+ *     status 0x000c.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -129,30 +150,43 @@ static uint64_t get64(const uint8_t *p)
 
 /* ---- Model file ---------------------------------------------------------------------------- */
 
-enum node_kind { KIND_SILENT, KIND_SWITCH, KIND_CA, KIND_UNSUP };
-
-static enum node_kind node_kind(unsigned lid)
+/* The word after <lid> on the model file's line of that LID (the last such line), or NULL
+ * when there is no model or the LID is not listed. */
+static const char *model_word(const char *env, unsigned lid, char *word, size_t size)
 {
-	const char *file = getenv("IBMGMT_CCSHIM_MODEL");
-	enum node_kind kind = KIND_SILENT;
-	char line[256], word[32];
+	const char *file = getenv(env);
+	char line[256], w[32];
+	int found = 0;
 	unsigned l;
 	FILE *f;
 
 	if (!file || !(f = fopen(file, "r")))
-		return KIND_SILENT;
+		return NULL;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%u %31s", &l, word) != 2 || l != lid)
+		if (line[0] == '#' || sscanf(line, "%u %31s", &l, w) != 2 || l != lid)
 			continue;
-		if (!strcmp(word, "switch"))
-			kind = KIND_SWITCH;
-		else if (!strcmp(word, "ca"))
-			kind = KIND_CA;
-		else if (!strcmp(word, "unsupported"))
-			kind = KIND_UNSUP;
+		snprintf(word, size, "%s", w);
+		found = 1;
 	}
 	fclose(f);
-	return kind;
+	return found ? word : NULL;
+}
+
+enum node_kind { KIND_SILENT, KIND_SWITCH, KIND_CA, KIND_UNSUP };
+
+static enum node_kind node_kind(unsigned lid)
+{
+	char word[32];
+
+	if (!model_word("IBMGMT_CCSHIM_MODEL", lid, word, sizeof(word)))
+		return KIND_SILENT;
+	if (!strcmp(word, "switch"))
+		return KIND_SWITCH;
+	if (!strcmp(word, "ca"))
+		return KIND_CA;
+	if (!strcmp(word, "unsupported"))
+		return KIND_UNSUP;
+	return KIND_SILENT;
 }
 
 /* ---- State file ----------------------------------------------------------------------------- */
@@ -165,9 +199,10 @@ static struct entry {
 } state[STATE_MAX];
 static unsigned nstate;
 
-static void state_load(void)
+/* The state file named by the environment variable env (each class has its own). */
+static void state_load(const char *env)
 {
-	const char *file = getenv("IBMGMT_CCSHIM_STATE");
+	const char *file = getenv(env);
 	char line[1024], hex[464];
 	struct entry *e;
 	unsigned i;
@@ -192,9 +227,9 @@ static void state_load(void)
 	fclose(f);
 }
 
-static void state_save(void)
+static void state_save(const char *env)
 {
-	const char *file = getenv("IBMGMT_CCSHIM_STATE");
+	const char *file = getenv(env);
 	char tmp[4096];
 	unsigned i, j;
 	FILE *f;
@@ -434,8 +469,26 @@ static void attr_set(unsigned lid, enum node_kind kind, unsigned attr, uint32_t 
 
 /* ---- The request ----------------------------------------------------------------------------- */
 
+/* Queues the reply MAD for the next poll()/read() of fd, in umad2sim's layout. */
+static void queue_reply(int fd, const uint8_t *umad, const uint8_t *mad)
+{
+	uint32_t length = UMAD_HDR + MAD_SIZE, qpn = htonl(1);
+	struct reply *r;
+
+	if (queued == QUEUE_MAX)
+		return;
+	r = &queue[queued++];
+	memset(r, 0, sizeof(*r));
+	r->fd = fd;
+	memcpy(r->buf, umad, 4); /* agent_id */
+	memcpy(r->buf + 16, &length, 4);
+	memcpy(r->buf + 20, &qpn, 4);
+	memcpy(r->buf + 28, umad + 28, 2); /* addr.lid: the replying node */
+	memcpy(r->buf + UMAD_HDR, mad, MAD_SIZE);
+}
+
 /* Handles one CC request; queues the reply (if any) for fd. */
-static void serve(int fd, const uint8_t *umad, size_t len)
+static void cc_serve(int fd, const uint8_t *umad, size_t len)
 {
 	uint8_t mad[MAD_SIZE] = { 0 }, data[CC_LOG_SIZE];
 	const uint8_t *req = umad + UMAD_HDR;
@@ -443,7 +496,6 @@ static void serve(int fd, const uint8_t *umad, size_t len)
 	enum node_kind kind;
 	uint32_t mod;
 	size_t offs, size;
-	struct reply *r;
 
 	memcpy(mad, req, len - UMAD_HDR > MAD_SIZE ? MAD_SIZE : len - UMAD_HDR);
 	lid = get16(umad + 28); /* addr.lid, network order */
@@ -458,7 +510,7 @@ static void serve(int fd, const uint8_t *umad, size_t len)
 		fprintf(stderr, "cc-shim: lid %u kind %d method %u attr 0x%x mod %u\n", lid, kind, method, attr, mod);
 	if (kind == KIND_SILENT)
 		return;
-	state_load();
+	state_load("IBMGMT_CCSHIM_STATE");
 	status = kind == KIND_UNSUP ? ST_UNSUP_METHOD_ATTR : 0;
 	if (!status) {
 		/* the CC_Key check: a mismatch is dropped and counted */
@@ -479,7 +531,7 @@ static void serve(int fd, const uint8_t *umad, size_t len)
 					put16(ck + 12, get16(ck + 12) + 1);
 				state_put(lid, ATTR_CK, 0, ck);
 				state_put(lid, ATTR_CK, CK_LAST_TID_MOD, tid);
-				state_save();
+				state_save("IBMGMT_CCSHIM_STATE");
 			}
 			return;
 		}
@@ -492,7 +544,7 @@ static void serve(int fd, const uint8_t *umad, size_t len)
 	if (!status) {
 		if (method == 0x02) {
 			attr_set(lid, kind, attr, mod, mad + offs);
-			state_save();
+			state_save("IBMGMT_CCSHIM_STATE");
 		}
 		attr_get(lid, kind, attr, mod, data);
 	}
@@ -500,20 +552,235 @@ static void serve(int fd, const uint8_t *umad, size_t len)
 	mad[3] = 0x81; /* GetResp */
 	put16(mad + 4, status);
 
-	if (queued == QUEUE_MAX)
-		return;
-	r = &queue[queued++];
-	memset(r, 0, sizeof(*r));
-	r->fd = fd;
-	memcpy(r->buf, umad, 4); /* agent_id */
-	{
-		uint32_t length = UMAD_HDR + MAD_SIZE, qpn = htonl(1);
+	queue_reply(fd, umad, mad);
+}
 
-		memcpy(r->buf + 16, &length, 4);
-		memcpy(r->buf + 20, &qpn, 4);
+/* ---- Mellanox vendor class 0x0a ----------------------------------------------------------- */
+
+#define VS_CLASS	0x0a
+#define VS_DATA_OFFS	24	/* vendor range 1: the data follow the common MAD header */
+#define VS_DATA_SIZE	232
+#define VATTR_CPI	0x01
+#define VATTR_GI	0x17	/* GeneralInfo */
+#define VATTR_CS	0x50	/* ConfigSpaceAccess */
+#define VATTR_CGI	0x90	/* CounterGroupInfo */
+#define VATTR_CCG	0x91	/* ConfigCounterGroup */
+#define CS_RECORDS	18	/* records of a ConfigSpaceAccess MAD */
+#define CS_REC(i)	(8 + 12 * (i))
+#define CG_MASK0	0x00000007u /* group selects that counter group 0 takes */
+#define CG_MASK1	0x00000106u /* and group 1 */
+#define CG_MAX_MASKS	55	/* masks that fit in the data after the count */
+#define ST_BAD_CLASS	0x0004
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)get16(p) << 16 | get16(p + 2);
+}
+
+/* The devices a vendor model line may name. */
+static const struct vdev {
+	const char *kind;
+	uint16_t dev_id;
+	int ext_fw;		/* GeneralInfo carries the extended firmware version block */
+	unsigned counter_groups; /* CounterGroupInfo's count (0: neither it nor
+				  * ConfigCounterGroup is served) */
+	unsigned ports;		/* valid port numbers (attribute modifier) 1..ports */
+	const char *psid;	/* 16 characters fill the field: no NUL after it */
+} vdevs[] = {
+	{ "is3", 0xb924, 0, 0, 24, "MT_0C20110003" },
+	{ "is4", 0x01b3, 1, 2, 36, "MT_0D00110009" },
+	/* more groups than masks fit: the tools read zeros past the data */
+	{ "switchx", 0xc738, 1, 64, 36, "MT_1010210013" },
+	{ "switchib", 0xcb20, 1, 3, 36, "MT_1870110032_IB" },
+	{ "connectx", 0x1003, 1, 0, 2, "MT_1090120019" },
+	{ "infinihost", 0x6282, 0, 0, 2, "MT_0150000001" },
+};
+
+static const struct vdev *vdev_find(const char *kind)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(vdevs) / sizeof(vdevs[0]); i++)
+		if (!strcmp(vdevs[i].kind, kind))
+			return &vdevs[i];
+	return NULL;
+}
+
+/* GeneralInfo: hardware, firmware (with the extended block where the device has it) and
+ * software versions, derived from the LID. */
+static void vs_general_info(unsigned lid, const struct vdev *dev, uint8_t *d)
+{
+	size_t n = strlen(dev->psid);
+
+	put16(d + 8, 0xa0 + lid);			/* hw_revision */
+	put16(d + 10, dev->dev_id);
+	put32(d + 36, 0x10000u * lid + 0x1e240);	/* uptime */
+	d[41] = (uint8_t)(7 + lid % 3);			/* fw major, minor, sub_minor */
+	d[42] = 2;
+	d[43] = (uint8_t)lid;
+	put32(d + 44, 0x110 + lid);			/* build_id */
+	d[48] = 0x03;					/* month, day, year (BCD) */
+	d[49] = (uint8_t)(0x10 + lid % 10);
+	put16(d + 50, 0x2010);
+	put16(d + 54, 0x1530);				/* hour */
+	memcpy(d + 56, dev->psid, n > 16 ? 16 : n);
+	/* ini_file_version; after a 16-character PSID its first bytes are printable */
+	put32(d + 72, n >= 16 ? 0x31320000u | lid : 4 + lid);
+	if (dev->ext_fw) {
+		put32(d + 76, 11);			/* ext major, minor, sub_minor */
+		put32(d + 80, 2000 + lid);
+		put32(d + 84, 1010 + lid);
+		d[105] = 1;				/* sw major, minor, sub_minor */
+		d[106] = (uint8_t)(lid % 7);
+		d[107] = 2;
+	} else {
+		d[77] = 1;
+		d[78] = 0;
+		d[79] = (uint8_t)(2 + lid % 5);
 	}
-	memcpy(r->buf + 28, umad + 28, 2); /* addr.lid: the replying node */
-	memcpy(r->buf + UMAD_HDR, mad, MAD_SIZE);
+}
+
+/* A config space word: what Sets wrote, else a value derived from the LID and the address,
+ * 0 for every fourth 4 KiB page (so vendstat -w skips some ports). */
+static uint32_t vs_cs_get(unsigned lid, uint32_t addr)
+{
+	const struct entry *e = state_find(lid, VATTR_CS, addr);
+
+	if (e)
+		return get32(e->data);
+	if (!(addr >> 12 & 3))
+		return 0;
+	return (uint32_t)lid << 24 | ((addr * 2654435761u) >> 12 & 0xfffff);
+}
+
+static void vs_cs_put(unsigned lid, uint32_t addr, uint32_t v)
+{
+	uint8_t d[CC_LOG_SIZE] = { 0 };
+
+	put32(d, v);
+	state_put(lid, VATTR_CS, addr, d);
+}
+
+/* The two counter group selects of a port: what a Set wrote, else 0 and 1. */
+static void vs_cg_get(unsigned lid, uint32_t port, uint8_t sel[2])
+{
+	const struct entry *e = state_find(lid, VATTR_CCG, port);
+
+	sel[0] = e ? e->data[0] : 0;
+	sel[1] = e ? e->data[1] : 1;
+}
+
+/* Handles one vendor request: the reply's status; d holds the request's data and gets the
+ * reply's. */
+static unsigned vs_attr(unsigned lid, const struct vdev *dev, unsigned method, unsigned attr,
+			uint32_t mod, uint8_t *d)
+{
+	uint8_t out[VS_DATA_SIZE] = { 0 }, sel[2], st[CC_LOG_SIZE] = { 0 };
+	unsigned i, n, changed = 0;
+
+	if (method != 0x01 && method != 0x02)
+		return 0x0008; /* unsupported method */
+	switch (attr) {
+	case VATTR_CPI:
+		if (method != 0x01)
+			return ST_UNSUP_METHOD_ATTR;
+		out[0] = 1;		/* BaseVersion */
+		out[1] = 1;		/* ClassVersion */
+		out[7] = 0x12;		/* RespTimeValue */
+		break;
+	case VATTR_GI:
+		if (method != 0x01)
+			return ST_UNSUP_METHOD_ATTR;
+		vs_general_info(lid, dev, out);
+		break;
+	case VATTR_CS:
+		/* records in bits 16..21 of the modifier; each {address, data, mask} */
+		n = mod >> 16 & 0x3f;
+		if (!n || n > CS_RECORDS)
+			return ST_INVALID_VALUE;
+		for (i = 0; i < n; i++) {
+			const uint8_t *rec = d + CS_REC(i);
+			uint32_t addr = get32(rec), mask = get32(rec + 8), v = vs_cs_get(lid, addr);
+
+			if (method == 0x02) {
+				v = (v & ~mask) | (get32(rec + 4) & mask);
+				vs_cs_put(lid, addr, v);
+				changed = 1;
+			}
+			put32(out + CS_REC(i), addr);
+			put32(out + CS_REC(i) + 4, v);
+			put32(out + CS_REC(i) + 8, mask);
+		}
+		break;
+	case VATTR_CGI:
+		if (!dev->counter_groups || method != 0x01)
+			return ST_UNSUP_METHOD_ATTR;
+		if (mod < 1 || mod > dev->ports)
+			return ST_INVALID_VALUE;
+		out[11] = (uint8_t)dev->counter_groups;
+		put32(out + 12, CG_MASK0);
+		put32(out + 16, CG_MASK1);
+		for (i = 2; i < dev->counter_groups && i < CG_MAX_MASKS; i++)
+			put32(out + 12 + 4 * i, 0x11u << (i % 24) | i);
+		break;
+	case VATTR_CCG:
+		if (!dev->counter_groups)
+			return ST_UNSUP_METHOD_ATTR;
+		if (mod < 1 || mod > dev->ports)
+			return ST_INVALID_VALUE;
+		if (method == 0x02) {
+			/* a select the group cannot count is refused */
+			if (d[15] > 31 || !(CG_MASK0 >> d[15] & 1) || d[19] > 31 ||
+			    !(CG_MASK1 >> d[19] & 1))
+				return ST_INVALID_VALUE;
+			st[0] = d[15];
+			st[1] = d[19];
+			state_put(lid, VATTR_CCG, mod, st);
+			changed = 1;
+		}
+		vs_cg_get(lid, mod, sel);
+		out[15] = sel[0];
+		out[19] = sel[1];
+		break;
+	default:
+		return ST_UNSUP_METHOD_ATTR;
+	}
+	if (changed)
+		state_save("IBMGMT_VENDSHIM_STATE");
+	memcpy(d, out, VS_DATA_SIZE);
+	return 0;
+}
+
+/* Handles one vendor class 0x0a request; queues the reply (if any) for fd. */
+static void vendor_serve(int fd, const uint8_t *umad, size_t len)
+{
+	uint8_t mad[MAD_SIZE] = { 0 };
+	unsigned lid, method, attr, status;
+	const struct vdev *dev = NULL;
+	char word[32];
+	uint32_t mod;
+
+	memcpy(mad, umad + UMAD_HDR, len - UMAD_HDR > MAD_SIZE ? MAD_SIZE : len - UMAD_HDR);
+	lid = get16(umad + 28);
+	method = mad[3] & 0x7f;
+	attr = get16(mad + 16);
+	mod = get32(mad + 20);
+	if (!model_word("IBMGMT_VENDSHIM_MODEL", lid, word, sizeof(word)))
+		return; /* not listed: never answers */
+	if (strcmp(word, "unsupported") && !(dev = vdev_find(word)))
+		return;
+	state_load("IBMGMT_VENDSHIM_STATE");
+	if (!dev) {
+		status = ST_BAD_CLASS; /* no agent for the class */
+		memset(mad + VS_DATA_OFFS, 0, VS_DATA_SIZE);
+	} else {
+		status = vs_attr(lid, dev, method, attr, mod, mad + VS_DATA_OFFS);
+		if (status)
+			memset(mad + VS_DATA_OFFS, 0, VS_DATA_SIZE);
+	}
+	mad[3] = 0x81; /* GetResp */
+	put16(mad + 4, status);
+	queue_reply(fd, umad, mad);
 }
 
 /* ---- The interposed calls ----------------------------------------------------------------- */
@@ -527,22 +794,32 @@ static void init(void)
 	}
 }
 
-static int is_cc_request(int fd, const void *buf, size_t count)
+/* The class of a request this library answers (a CC request always, a vendor class 0x0a
+ * request when there is a vendor model), else 0. */
+static unsigned shim_class(int fd, const void *buf, size_t count)
 {
 	const uint8_t *mad = (const uint8_t *)buf + UMAD_HDR;
 
-	return fd >= 1024 && fd < 2048 && count >= UMAD_HDR + 24 && mad[0] == 1 &&
-	       mad[1] == CC_CLASS && !(mad[3] & 0x80);
+	if (fd < 1024 || fd >= 2048 || count < UMAD_HDR + 24 || mad[0] != 1 || (mad[3] & 0x80))
+		return 0;
+	if (mad[1] == CC_CLASS || (mad[1] == VS_CLASS && getenv("IBMGMT_VENDSHIM_MODEL")))
+		return mad[1];
+	return 0;
 }
 
 ssize_t write(int fd, const void *buf, size_t count)
 {
+	unsigned cls;
+
 	init();
-	if (is_cc_request(fd, buf, count)) {
-		serve(fd, buf, count);
-		return (ssize_t)count;
-	}
-	return next_write(fd, buf, count);
+	cls = shim_class(fd, buf, count);
+	if (cls == CC_CLASS)
+		cc_serve(fd, buf, count);
+	else if (cls == VS_CLASS)
+		vendor_serve(fd, buf, count);
+	else
+		return next_write(fd, buf, count);
+	return (ssize_t)count;
 }
 
 ssize_t read(int fd, void *buf, size_t count)

@@ -156,18 +156,30 @@ show_diff() { # WHAT REF OURS
 	done
 }
 
-# ccshim_side ours|ref: the next run gets tests/fabric/cc-shim.c (built here once) in front
-# of umad2sim, answering Congestion Control MADs from cases/data/<topology>.ccmodel; each side
-# keeps its own state (what its Sets changed) while the topology's fabric runs.
-ccshim_side() {
+# shim_side ours|ref: the next run gets tests/fabric/cc-shim.c (built here once) in front
+# of umad2sim: in mode ccshim it answers Congestion Control MADs from
+# cases/data/<topology>.ccmodel, in mode vendshim Mellanox vendor MADs (class 0x0a) from
+# cases/data/<topology>.vendmodel; each side keeps its own state (what its Sets changed)
+# while the topology's fabric runs.
+shim_side() {
 	if [ ! -f "$work/cc-shim.so" ]; then
 		${CC:-cc} -shared -fPIC -O2 -o "$work/cc-shim.so" "$top_srcdir/tests/fabric/cc-shim.c" -ldl ||
 			{ echo "ERROR: cannot build tests/fabric/cc-shim.c"; exit 99; }
 	fi
 	LD_PRELOAD=$work/cc-shim.so${preload_before:+ $preload_before}
-	IBMGMT_CCSHIM_STATE=$work/ccshim-$1.state
-	IBMGMT_CCSHIM_MODEL=$cases_dir/data/$cur_topo.ccmodel
-	export LD_PRELOAD IBMGMT_CCSHIM_MODEL IBMGMT_CCSHIM_STATE
+	export LD_PRELOAD
+	if [ -n "$ccshim" ]; then
+		IBMGMT_CCSHIM_STATE=$work/ccshim-$1.state
+		IBMGMT_CCSHIM_MODEL=$cases_dir/data/$cur_topo.ccmodel
+		export IBMGMT_CCSHIM_MODEL IBMGMT_CCSHIM_STATE
+	fi
+	if [ -n "$vendshim" ]; then
+		[ -f "$cases_dir/data/$cur_topo.vendmodel" ] ||
+			{ echo "ERROR: no vendor model $cases_dir/data/$cur_topo.vendmodel"; exit 99; }
+		IBMGMT_VENDSHIM_STATE=$work/vendshim-$1.state
+		IBMGMT_VENDSHIM_MODEL=$cases_dir/data/$cur_topo.vendmodel
+		export IBMGMT_VENDSHIM_MODEL IBMGMT_VENDSHIM_STATE
+	fi
 }
 
 # mc_join NODE+NODE...: each node's port joins the IPoIB broadcast group through the SA
@@ -206,12 +218,12 @@ while IFS= read -r line; do
 		fabric_start "$top_srcdir/tests/fabric/topo/$topo.net" || { echo "ERROR: cannot start $topo"; exit 99; }
 		cur_topo=$topo
 		mcjoined=
-		rm -f "$work"/ccshim-*.state
+		rm -f "$work"/ccshim-*.state "$work"/vendshim-*.state
 	fi
 	n=$((n + 1))
 	[ -z "${IBMGMT_CASES_VERBOSE:-}" ] || echo "case $loc: $spec"
 	ours=$(our_tool "$top_builddir" "$tool")
-	drop= unlink= sysfs= own= setup= ref=/usr/sbin/$tool stdin=/dev/null ccshim= mcjoin=
+	drop= unlink= sysfs= own= setup= ref=/usr/sbin/$tool stdin=/dev/null ccshim= vendshim= mcjoin=
 	[ -z "${IBMGMT_REF_BINDIR:-}" ] || ref=$IBMGMT_REF_BINDIR/$tool
 	oldifs=$IFS; IFS=,
 	for m in $mode; do
@@ -224,6 +236,7 @@ while IFS= read -r line; do
 		stdin=*) stdin=$cases_dir/data/${m#stdin=} ;;
 		setup=*) setup=$cases_dir/data/${m#setup=} ;;
 		ccshim) ccshim=1 ;;
+		vendshim) vendshim=1 ;;
 		mcjoin=*) mcjoin=${m#mcjoin=} ;;
 		*) IFS=$oldifs; echo "ERROR: $loc: unknown mode '$m'"; exit 99 ;;
 		esac
@@ -242,7 +255,7 @@ while IFS= read -r line; do
 		mc_join "$mcjoin" || { echo "ERROR: $loc: the multicast joins of $mcjoin failed"; exit 99; }
 		mcjoined=1
 	fi
-	[ -z "$ccshim" ] || ccshim_side ours
+	[ -z "$ccshim$vendshim" ] || shim_side ours
 	run "$work/ours" "$host" "$sysfs" "$ours" "$tool" "$@"
 	if [ -n "$own" ]; then
 		nown=$((nown + 1))
@@ -281,15 +294,26 @@ while IFS= read -r line; do
 			run "$work/ref" "$host" "" "$work/$tool" "$tool" "$@"
 		else
 			[ -z "$setup" ] || console_file "$setup" || { echo "ERROR: $loc: set-up $setup failed"; exit 99; }
-			[ -z "$ccshim" ] || ccshim_side ref
+			[ -z "$ccshim$vendshim" ] || shim_side ref
 			run "$work/ref" "$host" "" "$ref" "$tool" "$@"
 		fi
 		[ -z "${IBMGMT_REF_RECORD:-}" ] || { mkdir -p "$IBMGMT_REF_RECORD" && write_expected "$work/ref" "$recorded"; }
-		if same "$work/ref" "$work/ours"; then pass=$((pass + 1)); else
+		if same "$work/ref" "$work/ours"; then
+			# what the Sets wrote (vendshim): both tools must have sent the same values
+			if [ -n "$vendshim" ] && [ -z "${IBMGMT_REF_RECORDED:-}" ] &&
+				! cmp -s "$work/vendshim-ref.state" "$work/vendshim-ours.state" 2> /dev/null &&
+				{ [ -f "$work/vendshim-ref.state" ] || [ -f "$work/vendshim-ours.state" ]; }; then
+				echo "FAIL: $loc: $spec: the vendor state written differs (reference vs ours)"
+				diff "$work/vendshim-ref.state" "$work/vendshim-ours.state" 2>&1 | cut -c1-100 | sed -n '1,10s/^/  /p'
+				fail=$((fail + 1))
+			else
+				pass=$((pass + 1))
+			fi
+		else
 			show_diff "$loc: $spec" "$work/ref" "$work/ours"; fail=$((fail + 1)); fi
 	fi
-	if [ -n "$ccshim" ]; then
-		unset IBMGMT_CCSHIM_MODEL IBMGMT_CCSHIM_STATE
+	if [ -n "$ccshim$vendshim" ]; then
+		unset IBMGMT_CCSHIM_MODEL IBMGMT_CCSHIM_STATE IBMGMT_VENDSHIM_MODEL IBMGMT_VENDSHIM_STATE
 		if [ -n "$preload_before" ]; then LD_PRELOAD=$preload_before; else unset LD_PRELOAD; fi
 	fi
 	[ -z "$drop" ] || fabric_console "Error \"$drop\" 0" > /dev/null || { echo "ERROR: $loc: cannot stop the drops at $drop"; exit 99; }
