@@ -3,13 +3,14 @@
 # Every tool of the build (IBMGMT_TOOLS) under valgrind's memcheck, one representative case
 # each, on the simulated fabric (tests/fabric/fabric.sh) or, for the tools that need none
 # (decode_mad, ibcacheedit, subnet_diff on cache files, set_nodedesc on a fake sysfs), without
-# it.  The test fails on any memcheck error or definite leak and prints the valgrind log of
-# the failing run; it also fails when a tool of IBMGMT_TOOLS has no case here, so that a new
-# tool cannot be forgotten (issue 14: "valgrind clean on every tool in one case each").
+# it; also ibstruct-decode (built, not installed).  The test fails on any memcheck error or
+# definite leak and prints the valgrind log of the failing run; it also fails when a tool of
+# IBMGMT_TOOLS has no case here, so that a new tool cannot be forgotten (issue 14: "valgrind
+# clean on every tool in one case each").
 #
 # How the tools run.  Each case runs the tool through a wrapper directory ($work/bin), which
-# holds, for every tool of ours that is a program, a two-line script that runs valgrind on
-# the real binary, and for every tool that is a shell script a symbolic link to it.  The
+# holds, for every tool of ours that is a program, a small script that runs valgrind on the
+# real binary, and for every tool that is a shell script a symbolic link to it.  The
 # directory is first on PATH and is the scripts' IBPATH, so:
 #   - a program runs under valgrind, and so does every tool of ours it starts (popen of
 #     ibnetdiscover, iblinkinfo, ibroute by ibidsverify, ibfindnodesusing, check_lft_balance);
@@ -31,7 +32,11 @@
 # is the expected one (so that a case does not quietly test an error path instead).
 # valgrind: --error-exitcode=86 (no tool of ours exits 86) --leak-check=full
 # --errors-for-leak-kinds=definite --show-leak-kinds=definite, and the suppressions in
-# tests/fabric/valgrind.supp (umad2sim and libc frames only, each explained there).
+# tests/fabric/valgrind.supp (umad2sim and libc frames only, each explained there).  Since
+# one of those (the unset padding umad2sim sends) would also hide uninitialised bytes of the
+# MADs our code sends, every fabric client also preloads tests/fabric/vg-umad-check.c in
+# front of umad2sim: it writes each buffer sent to a umad device to /dev/null first, where
+# memcheck checks every byte of it.
 #
 # With --enable-shared-tools (distcheck) utils/<tool> is libtool's wrapper script: valgrind
 # then runs the real binary in utils/.libs, with each library's .libs on LD_LIBRARY_PATH, as
@@ -130,6 +135,7 @@ cases_data=$top_srcdir/tests/fabric/cases/data
 # every link in Initialize, runs last.  The servers' cases are in run_servers below.
 cat > "$work/cases" << 'EOF'
 decode_mad - 0 -v < @DATA@/decode_mad-sa-noderecords.hex
+ibstruct-decode - 0 SMPNodeInfo < @W@/nodeinfo.hex
 ibcacheedit - 0 --switchguid 0x200000:0x200099 --caguid 0x100000:0x100077 @DATA@/ibnetdiscover-two-switch.cache @W@/edited.cache
 subnet_diff - 1 @DATA@/ibnetdiscover-two-switch.cache @DATA@/ibnetdiscover-unlinked.cache
 set_nodedesc - 0 -v valgrind-node
@@ -184,6 +190,9 @@ init_all_ports hca-a1 0
 EOF
 # The servers are run by run_servers (below), with these clients
 server_tools="ibping ibsysstat"
+# Programs of the build that are not installed tools, checked too when built
+extra_tools=
+[ -x "$(our_tool "$top_builddir" ibstruct-decode)" ] && extra_tools=ibstruct-decode
 
 # ---- every tool has a case -------------------------------------------------------------------
 missing=
@@ -200,7 +209,7 @@ fi
 is_script() {
 	head -c 2 "$1" | grep -q '^#!'
 }
-for t in $IBMGMT_TOOLS; do
+for t in $IBMGMT_TOOLS $extra_tools; do
 	p=$(our_tool "$top_builddir" "$t")
 	[ -x "$p" ] || { echo "ERROR: $p is not built"; exit 99; }
 	if is_script "$p"; then
@@ -311,14 +320,22 @@ wanted() {
 	[ -z "${IBMGMT_VALGRIND_ONLY:-}" ] || printf '%s\n' "$1" | grep -Eq -- "$IBMGMT_VALGRIND_ONLY"
 }
 in_build() {
-	case " $IBMGMT_TOOLS " in *" $1 "*) return 0 ;; esac
+	case " $IBMGMT_TOOLS $extra_tools " in *" $1 "*) return 0 ;; esac
 	return 1
 }
 
 start=$(date +%s)
+finish() {
+	echo "$n cases, $ran valgrind processes, $(($(date +%s) - start)) s"
+	[ $fail = 1 ] || echo "PASS: valgrind (memcheck): no errors, no definite leaks"
+	exit $fail
+}
 
 # set_nodedesc writes the node descriptions of a fake sysfs tree, a copy made here
 cp -R "$top_srcdir/tests/data/sysfs/multi" "$work/sysfs" && chmod -R u+w "$work/sysfs" || exit 99
+# ibstruct-decode decodes a NodeInfo (an HCA with 2 ports, GUIDs 0x100000/0x100001)
+printf '%s\n' '01 01 01 02 00 00 00 00 00 10 00 00 00 00 00 00 00 10 00 00' \
+	'00 00 00 00 00 10 00 01 00 40 00 00 00 00 00 00 01 00 00 00' > "$work/nodeinfo.hex" || exit 99
 
 # the cases without a fabric first
 while read -r t node want args; do
@@ -338,10 +355,7 @@ done < "$work/cases"
 for t in $server_tools; do
 	in_build "$t" && wanted "$t" && need_fabric=1
 done
-if [ -z "$need_fabric" ]; then
-	echo "$n cases, $ran valgrind processes, $(($(date +%s) - start)) s"
-	exit $fail
-fi
+[ -n "$need_fabric" ] || finish
 IBMGMT_FABRIC_OPENSM_OPTIONS="ignore_other_sm TRUE"
 export IBMGMT_FABRIC_OPENSM_OPTIONS
 fabric_start "$top_srcdir/tests/fabric/topo/two-switch.net" || exit 1
@@ -438,9 +452,4 @@ case_env=:
 # shellcheck disable=SC2086
 [ -z "$last" ] || run_case $last
 
-secs=$(($(date +%s) - start))
-echo "$n cases, $ran valgrind processes, $secs s"
-if [ $fail = 0 ]; then
-	echo "PASS: valgrind (memcheck): no errors, no definite leaks"
-fi
-exit $fail
+finish
