@@ -6,8 +6,8 @@
  *   ibprintswitch [-R -l] [-C <ca_name>] [-P <ca_port>] [-G <switch_guid> | <switch_name>]
  *
  * The work is in utils/common/ibprint.c, shared with ibprintca and ibprintrt.  As the
- * script, a switch's ports are printed only when another switch line follows it directly
- * (no channel adapter in between): the last switch of the topology shows its line alone.
+ * script, a switch's ports are printed only when the next switch line comes before any
+ * channel adapter line: the last switch of the topology shows its line alone.
  */
 #include <stddef.h>
 

@@ -125,23 +125,141 @@ static char *format_guid(const char *guid)
 	return r;
 }
 
-/* The operand as the script puts it into /[\s\"]$target[\s\"]/: a regular expression. */
-static struct perlre *target_re(const char *target)
+/* Perl's fatal errors for the operand's regular expression, found as Perl's parser finds
+ * them: ")" with nothing open and a quantifier on a quantifier at once, "(" left open at
+ * the end (the innermost).  NULL, or the message and *at, the offset after which Perl
+ * puts its "<-- HERE" mark. */
+static const char *regex_error(const char *t, size_t *at)
+{
+	size_t open[64], depth = 0, i = 0, n = strlen(t);
+	bool quantified = false, modified = false;
+
+	while (i < n) {
+		char c = t[i++];
+
+		if (c == '\\') {
+			if (i < n)
+				i++;
+			quantified = false;
+			continue;
+		}
+		if (c == '[') {
+			/* a class: the first ']' (after an optional '^') is a member */
+			if (i < n && t[i] == '^')
+				i++;
+			if (i < n && t[i] == ']')
+				i++;
+			while (i < n && t[i] != ']')
+				i += t[i] == '\\' && i + 1 < n ? 2 : 1;
+			i += i < n;
+			quantified = false;
+			continue;
+		}
+		if (c == '*' || c == '+' || c == '?') {
+			if (quantified && !modified && c != '*') {
+				modified = true; /* lazy "*?" or possessive "*+" */
+				continue;
+			}
+			if (quantified) {
+				*at = i;
+				return "Nested quantifiers";
+			}
+			quantified = true;
+			modified = false;
+			continue;
+		}
+		quantified = false;
+		if (c == '(') {
+			if (depth < sizeof(open) / sizeof(open[0]))
+				open[depth] = i;
+			depth++;
+		} else if (c == ')') {
+			if (!depth) {
+				*at = i;
+				return "Unmatched )";
+			}
+			depth--;
+		}
+	}
+	if (depth) {
+		*at = open[depth <= sizeof(open) / sizeof(open[0]) ? depth - 1 : sizeof(open) / sizeof(open[0]) - 1];
+		return "Unmatched (";
+	}
+	return NULL;
+}
+
+/* The operand as the script puts it into /[\s\"]$target[\s\"]/: a regular expression.
+ * The alternatives of a top-level "|" are matched one by one (perlre has no alternation). */
+struct name_re {
+	struct perlre *alt[16];
+	int n;
+};
+
+static void name_re_compile(struct name_re *r, const char *argv0, const char *target, long lineno)
 {
 	char *pat = ibscript_sprintf("[\\s\"]%s[\\s\"]", target);
-	struct perlre *re = perlre_compile(pat);
+	const char *err;
+	size_t at = 0, start = 0, depth = 0, len = strlen(pat);
 
-	if (!re)
-		ibscript_die(0, "%s: the name \"%s\" is a regular expression this tool cannot match\n",
-			     "ibprint", target);
+	err = regex_error(target, &at);
+	if (err) {
+		fflush(stdout);
+		/* errno is ENOTTY there: Perl's open() looked whether the file is a terminal */
+		ibscript_die(ENOTTY, "%s in regex; marked by <-- HERE in m/[\\s\\\"]%.*s <-- HERE %s[\\s\\\"]/ "
+			     "at %s line 114, <IBNET_TOPO> line %ld.\n", err, (int)at, target, target + at,
+			     argv0, lineno);
+	}
+	for (size_t i = 0; i <= len; i++) {
+		char c = pat[i];
+
+		if (c == '\\' && pat[i + 1]) {
+			i++;
+		} else if (c == '[') {
+			/* skip the class, as regex_error() does */
+			i += pat[i + 1] == '^';
+			i += pat[i + 1] == ']';
+			while (pat[i + 1] && pat[i + 1] != ']')
+				i += pat[i + 1] == '\\' && pat[i + 2] ? 2 : 1;
+			i += pat[i + 1] != '\0';
+		} else if (c == '(') {
+			depth++;
+		} else if (c == ')') {
+			depth--;
+		} else if ((c == '|' && !depth) || c == '\0') {
+			pat[i] = '\0';
+			if (r->n == (int)(sizeof(r->alt) / sizeof(r->alt[0])) ||
+			    !(r->alt[r->n++] = perlre_compile(pat + start)))
+				ibscript_die(255, "%s: cannot match the name \"%s\": regular expression "
+					     "syntax this tool does not know\n", ibscript_name(argv0), target);
+			start = i + 1;
+		}
+	}
 	free(pat);
-	return re;
+}
+
+static bool name_re_match(const struct name_re *r, const char *desc)
+{
+	struct perlre_match m;
+
+	for (int i = 0; i < r->n; i++)
+		if (perlre_match(r->alt[i], desc, &m))
+			return true;
+	return false;
+}
+
+static void name_re_free(struct name_re *r)
+{
+	for (int i = 0; i < r->n; i++)
+		perlre_free(r->alt[i]);
 }
 
 struct search {
 	const struct ibprint_kind *k;
-	const char *target;
-	struct perlre *header, *leave[2], *port, *name;
+	const char *argv0, *target;
+	struct perlre *header, *leave[2], *port;
+	struct name_re name;
+	bool name_ready;
+	long lineno;
 	struct ports ports;
 	bool in_node;
 	long found;
@@ -161,8 +279,11 @@ static void search_line(struct search *s, const char *line)
 			s->in_node = false;
 			ports_print(&s->ports);
 		}
-		if (strcmp(hex, s->target) == 0 ||
-		    perlre_match(s->name ? s->name : (s->name = target_re(s->target)), desc, &m)) {
+		if (strcmp(hex, s->target) != 0 && !s->name_ready) {
+			name_re_compile(&s->name, s->argv0, s->target, s->lineno);
+			s->name_ready = true;
+		}
+		if (strcmp(hex, s->target) == 0 || name_re_match(&s->name, desc)) {
 			fputs(line, stdout);
 			s->in_node = true;
 			s->found++;
@@ -229,11 +350,13 @@ int ibprint_main(int argc, char **argv, const struct ibprint_kind *k)
 	fclose(f);
 
 	s.target = target;
+	s.argv0 = argv[0];
 	s.header = perlre_compile(k->header_re);
 	for (int i = 0; i < 2; i++)
 		s.leave[i] = k->leave_re[i] ? perlre_compile(k->leave_re[i]) : NULL;
 	s.port = perlre_compile("^\\[(\\d+)\\].*");
 	while ((line = ibscript_next_line(text, len, &pos))) {
+		s.lineno++;
 		search_line(&s, line);
 		free(line);
 	}
@@ -254,7 +377,7 @@ int ibprint_main(int argc, char **argv, const struct ibprint_kind *k)
 	perlre_free(s.leave[0]);
 	perlre_free(s.leave[1]);
 	perlre_free(s.port);
-	perlre_free(s.name);
+	name_re_free(&s.name);
 	free(text);
 	free(file);
 	free(target);
