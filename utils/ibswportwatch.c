@@ -220,7 +220,8 @@ int main(int argc, char **argv)
 		if (secs > 0)
 			sleep(secs > 2147483647.0 ? 2147483647u : (unsigned)secs);
 		else if (secs < 0) /* one of Perl's default warnings */
-			fprintf(stderr, "sleep() with negative argument at %s line 163.\n", argv[0]);
+			fprintf(stderr, "sleep() with negative argument at %s line 163.\n",
+				ibscript_path(argv[0]));
 		get_new_counts(&w);
 		check_counter_rates(&w);
 		if (bytes)

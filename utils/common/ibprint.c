@@ -350,7 +350,7 @@ int ibprint_main(int argc, char **argv, const struct ibprint_kind *k)
 	fclose(f);
 
 	s.target = target;
-	s.argv0 = argv[0];
+	s.argv0 = ibscript_path(argv[0]);
 	s.header = perlre_compile(k->header_re);
 	for (int i = 0; i < 2; i++)
 		s.leave[i] = k->leave_re[i] ? perlre_compile(k->leave_re[i]) : NULL;
