@@ -195,6 +195,13 @@ struct name_re {
 	int n;
 };
 
+static _Noreturn void unknown_syntax(const char *argv0, const char *target)
+{
+	fflush(stdout);
+	ibscript_die(255, "%s: cannot match the name \"%s\": regular expression syntax this tool "
+		     "does not know\n", ibscript_name(argv0), target);
+}
+
 static void name_re_compile(struct name_re *r, const char *argv0, const char *target, long lineno)
 {
 	char *pat = ibscript_sprintf("[\\s\"]%s[\\s\"]", target);
@@ -209,6 +216,10 @@ static void name_re_compile(struct name_re *r, const char *argv0, const char *ta
 			     "at %s line 114, <IBNET_TOPO> line %ld.\n", err, (int)at, target, target + at,
 			     argv0, lineno);
 	}
+	/* Perl's escapes with a meaning of their own (perlre takes them for the letter) */
+	for (const char *e = strchr(target, '\\'); e && e[1]; e = strchr(e + 2, '\\'))
+		if (e[1] != '\0' && strchr("bBAzZGtnrfeaxcNhHvVRKpPXCogk0123456789", e[1]))
+			unknown_syntax(argv0, target);
 	for (size_t i = 0; i <= len; i++) {
 		char c = pat[i];
 
@@ -229,8 +240,7 @@ static void name_re_compile(struct name_re *r, const char *argv0, const char *ta
 			pat[i] = '\0';
 			if (r->n == (int)(sizeof(r->alt) / sizeof(r->alt[0])) ||
 			    !(r->alt[r->n++] = perlre_compile(pat + start)))
-				ibscript_die(255, "%s: cannot match the name \"%s\": regular expression "
-					     "syntax this tool does not know\n", ibscript_name(argv0), target);
+				unknown_syntax(argv0, target);
 			start = i + 1;
 		}
 	}
