@@ -398,6 +398,11 @@ case_ hca-a1 ibprintswitch -l
 put "$work/empty"
 case_ hca-a1 ibprintrt x
 rm -rf "$work/ref-cache" "$work/ours-cache"
+# the cache directory cannot be made (a file is in its place)
+touch "$work/ref-cache" "$work/ours-cache"
+case_ hca-a1 ibprintswitch sw-a
+case_ hca-a1 ibswportwatch -p 0.5 -n 1 1 10
+rm -f "$work/ref-cache" "$work/ours-cache"
 
 # ibswportwatch with the stand-in perfquery: rates below, at and above the threshold,
 # counters that go back, -p with fractions (int(0.5) = 0 s of sleep), -b, -v, -G
