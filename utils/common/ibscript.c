@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -148,6 +149,13 @@ const char *ibscript_name(const char *argv0)
 	const char *s = strrchr(argv0, '/');
 
 	return s && s[1] ? s + 1 : argv0;
+}
+
+const char *ibscript_path(const char *argv0)
+{
+	const char *p = (const char *)getauxval(AT_EXECFN);
+
+	return p && *p ? p : argv0;
 }
 
 _Noreturn void ibscript_die(int err, const char *fmt, ...)

@@ -37,6 +37,11 @@ char *ibscript_slurp(FILE *f, size_t *len);
 /* `basename $0`, as the scripts print their name */
 const char *ibscript_name(const char *argv0);
 
+/* Perl's $0 for a script run as a program: the path the program was started by (the
+ * kernel gives the interpreter that path, not argv[0]; a run through PATH shows the full
+ * path), argv0 when the system does not tell. */
+const char *ibscript_path(const char *argv0);
+
 /* Perl's die "<msg>": the message on stderr, exit with errno (err) if not 0, else 255. */
 _Noreturn void ibscript_die(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
