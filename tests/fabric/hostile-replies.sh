@@ -276,9 +276,15 @@ run() {
 		grep -v '^ibwarn: ' > "$work/$_side.err"
 	sed -i -e "s#$_prog#$tool#g" -e 's/activity count [0-9][0-9]*/activity count N/' -e 's/^# Topology file: generated on .*/# Topology file: generated on DATE/' \
 		"$work/$_side.out"
-	case $(cat "$work/$_side.rc") in
-	124 | 137) fabric_reap > /dev/null || { echo "ERROR: cannot free the simulator's client slots"; exit 99; } ;;
-	esac
+	# a client killed (time-out, signal) or ended by a sanitizer keeps its simulator slot
+	_r=$(cat "$work/$_side.rc")
+	if { [ "$_r" -ge 124 ] && [ "$_r" -le 192 ]; } || grep -q 'Sanitizer' "$work/$_side.raw"; then
+		fabric_reap > /dev/null || { echo "ERROR: cannot free the simulator's client slots"; exit 99; }
+	fi
+	if grep -q 'sim_init: connect failed' "$work/$_side.raw"; then
+		echo "ERROR: the simulator refused a client ($_side: $_prog $*)"
+		exit 99
+	fi
 }
 
 # how SIDE: crashed, hung, sanitizer or rc N
