@@ -101,7 +101,9 @@ status | = | class=0x03 status=0xff00 | saquery
 status | = | class=0x03 status=0x0300 | saquery
 status | = | class=0x03 status=0x001c | saquery -s
 status | - | class=0x81 attr=0x11 status=0x0004 nth=2 | ibnetdiscover
-status | - | class=0x81 attr=0x15 status=0x001c | ibnetdiscover
+status | = | class=0x81 attr=0x15 status=0x001c | ibnetdiscover
+status | = | class=0x81 attr=0x15 status=0x001c | iblinkinfo
+status | = | class=0x81 attr=0x15 status=0x001c | ibqueryerrors
 status | = | class=0x81 attr=0x12 status=0xff00 | ibnetdiscover
 status | - | class=0x81 attr=0x15 status=0x0008 from=3 | iblinkinfo
 status | = | class=0x04 status=0x000c | ibqueryerrors
