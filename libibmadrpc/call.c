@@ -849,9 +849,10 @@ static int run_done(struct ibmadrpc_port *port, struct ibmadrpc_call *stop_at)
 	return n;
 }
 
-/* Receives what is ready (waiting up to timeout_ms for the first packet). */
-/* A reply the kernel reassembled (kernel RMPP): longer than a MAD. */
-static int receive_large(struct ibmadrpc_port *port, int len)
+/* A packet longer than a MAD (len bytes): the kernel keeps it first in line until a buffer
+ * big enough reads it.  A reply the kernel reassembled (kernel RMPP) is taken; any other is
+ * read and dropped, or every later poll would find it again. */
+static int receive_large(struct ibmadrpc_port *port, int len, bool take)
 {
 	uint8_t *big;
 	int rc;
@@ -862,8 +863,10 @@ static int receive_large(struct ibmadrpc_port *port, int len)
 	if (!big)
 		return -ENOMEM;
 	rc = umad_recv(port->fd, big, &len, 0);
-	if (rc >= 0)
+	if (rc >= 0 && take)
 		input(port, big, len < 0 ? 0 : (size_t)len);
+	else if (rc >= 0)
+		port->stats.malformed++;
 	free(big);
 	return rc < 0 ? rc : 0;
 }
@@ -889,13 +892,11 @@ static int receive(struct ibmadrpc_port *port, int timeout_ms, const struct ibma
 		if (rc < 0) {
 			if (rc == -EWOULDBLOCK || rc == -EAGAIN || rc == -ETIMEDOUT)
 				return got;
-			if (rc == -ENOSPC && port->kernel_rmpp && receive_large(port, len) == 0) {
-				got++;
-				continue;
-			}
 			if (rc == -ENOSPC) {
-				/* larger than a MAD and not ours to take: drop it */
-				port->stats.malformed++;
+				/* larger than a MAD: taken (kernel RMPP) or dropped */
+				rc = receive_large(port, len, port->kernel_rmpp);
+				if (rc < 0)
+					return rc;
 				got++;
 				continue;
 			}

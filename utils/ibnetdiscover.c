@@ -13,6 +13,7 @@
  */
 #include <ctype.h>
 #include <inttypes.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -868,10 +869,14 @@ int main(int argc, char **argv)
 		if (!port)
 			IBEXIT("discover failed\n");
 		rc = ibdiag_topo_discover(port, &o, &t);
-		/* nothing at all: libibnetdisc fails before its walk, when its own port does not
-		 * answer (ib_resolve_self_via()) */
-		if (!t)
+		/* libibnetdisc fails before its walk when its own port does not answer
+		 * (ib_resolve_self_via()) */
+		if (!ibdiag_topo_self_resolved(t)) {
+			ibtopo_unref(t);
+			t = NULL;
+			rc = -EIO;
 			fprintf(stderr, "./libibnetdisc/ibnetdisc.c:811; Failed to resolve self\n");
+		}
 		ibdiag_topo_print_errors(t);
 		if (rc < 0 && (!t || !ibtopo_from_node(t)))
 			IBEXIT("discover failed\n");

@@ -151,7 +151,11 @@ int main(int argc, char **argv)
 	} else {
 		rc = ibdiag_call(port, &req, &reply, &err);
 		if (rc == 0) {
-			memcpy(data, reply.mad + SMP_DATA_OFFSET, SMP_DATA);
+			/* a reply cut short leaves the rest of the data zero */
+			if (reply.len > SMP_DATA_OFFSET)
+				memcpy(data, reply.mad + SMP_DATA_OFFSET,
+				       reply.len - SMP_DATA_OFFSET < SMP_DATA ?
+					       reply.len - SMP_DATA_OFFSET : SMP_DATA);
 			status = (uint16_t)(reply.mad[4] << 8 | reply.mad[5]);
 		} else {
 			/* an error status still brings the reply; a time-out leaves the request's

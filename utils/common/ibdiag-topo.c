@@ -156,6 +156,16 @@ out:
 	return rc;
 }
 
+bool ibdiag_topo_self_resolved(const struct ibtopo *t)
+{
+	struct ibtopo_node *n = t ? ibtopo_from_node(t) : NULL;
+	struct ibtopo_port *port = n ? ibtopo_node_port(n, ibtopo_from_port(t)) : NULL;
+
+	if (t && ibd.sa)
+		return true; /* the SA's records: no query of our own port */
+	return n && ibtopo_node_info(n) && port && ibtopo_port_info(port);
+}
+
 void ibdiag_topo_print_errors(const struct ibtopo *t)
 {
 	for (unsigned i = 0; t && i < ibtopo_error_count(t); i++) {

@@ -45,6 +45,12 @@ struct ibdiag_port *ibdiag_topo_open_port(void);
 int ibdiag_topo_discover(struct ibdiag_port *p, const struct ibdiag_topo_opts *o,
 			 struct ibtopo **out);
 
+/* libibnetdisc resolves its own port (PortInfo and NodeInfo by an empty directed route)
+ * before the walk, and fails with "Failed to resolve self" when that port does not answer.
+ * false when the walk t (a live one, not --sa) has no NodeInfo of its start node or no
+ * PortInfo of its start port: the tools then end as their reference does. */
+bool ibdiag_topo_self_resolved(const struct ibtopo *t);
+
 /* The errors of the topology on stderr, one line each, as libibnetdisc prints them
  * ("<src>:<line>; " prefix of IBND_ERROR included). */
 void ibdiag_topo_print_errors(const struct ibtopo *t);

@@ -272,6 +272,12 @@ struct ibtopo *linkinfo_discover(struct ibdiag_port *p, const char *from, unsign
 	struct ibtopo *t = NULL;
 
 	ibdiag_topo_discover(p, &o, &t);
+	/* libibnetdisc fails before its walk when its own port does not answer */
+	if (!from && !ibdiag_topo_self_resolved(t)) {
+		ibtopo_unref(t);
+		fprintf(stderr, "./libibnetdisc/ibnetdisc.c:811; Failed to resolve self\n");
+		return NULL;
+	}
 	ibdiag_topo_print_errors(t);
 	return t;
 }
