@@ -336,43 +336,120 @@ fabric_start() {
 	fi
 
 	_fabric_write_osm_conf
+	_fabric_sm_launch
+	if ! _fabric_sm_wait "$_fs_deadline"; then
+		_fabric_start_failed "$_fsw_why"
+		return 1
+	fi
+	_fabric_write_pids
+	_fabric_verbose "subnet up in $(($(date +%s) - _fs_t0)) s: $_fsw_last"
+	return 0
+}
+
+# Starts OpenSM on $FABRIC_SM_NODE in the background (FABRIC_SM_PID, sm.pid).
+_fabric_sm_launch() {
 	(
 		cd "$FABRIC_DIR" || exit 1
 		IBMGMT_FABRIC_ID=$FABRIC_SOCK:sm IBSIM_SOCKNAME=$FABRIC_SOCK SIM_HOST=$FABRIC_SM_NODE
 		OSM_TMP_DIR=$FABRIC_DIR OSM_CACHE_DIR=$FABRIC_DIR LD_PRELOAD=$FABRIC_UMAD2SIM
 		export IBMGMT_FABRIC_ID IBSIM_SOCKNAME SIM_HOST OSM_TMP_DIR OSM_CACHE_DIR LD_PRELOAD
 		exec "$FABRIC_OPENSM" -F "$FABRIC_DIR/opensm.conf" -f "$FABRIC_SM_LOG" \
-			</dev/null >opensm.out 2>&1
+			</dev/null >>opensm.out 2>&1
 	) &
 	FABRIC_SM_PID=$!
 	echo "$FABRIC_SM_PID" > "$FABRIC_DIR/sm.pid"
+}
 
-	# Up = OpenSM logged its first "SUBNET UP" and the reference sminfo, run
-	# on the SM's node, reports it MASTER (state 3).
-	_fs_last=
+# _fabric_sm_wait DEADLINE: wait (until the date +%s DEADLINE) until OpenSM has
+# logged "SUBNET UP" and the reference sminfo, run on the SM's node, reports it
+# MASTER (state 3).  On failure returns 1 with the reason in $_fsw_why; the
+# last sminfo output is in $_fsw_last.
+_fabric_sm_wait() {
+	_fsw_last= _fsw_why=
 	while :; do
 		if ! _fabric_alive "$FABRIC_SIM_PID"; then
-			_fabric_start_failed "ibsim exited while OpenSM was starting"
+			_fsw_why="ibsim exited while OpenSM was starting"
 			return 1
 		fi
 		if ! _fabric_alive "$FABRIC_SM_PID"; then
-			_fabric_start_failed "OpenSM exited (SIM_HOST=$FABRIC_SM_NODE)"
+			_fsw_why="OpenSM exited (SIM_HOST=$FABRIC_SM_NODE)"
 			return 1
 		fi
 		if grep -q 'SUBNET UP' "$FABRIC_SM_LOG" 2>/dev/null; then
-			_fs_last=$(fabric_run "$FABRIC_SM_NODE" timeout 10 "$FABRIC_REF/sminfo" 2>&1) || :
-			case $_fs_last in
-			*"state 3 SMINFO_MASTER"*) break ;;
+			_fsw_last=$(fabric_run "$FABRIC_SM_NODE" timeout 10 "$FABRIC_REF/sminfo" 2>&1) || :
+			case $_fsw_last in
+			*"state 3 SMINFO_MASTER"*) return 0 ;;
 			esac
 		fi
-		if [ "$(date +%s)" -ge "$_fs_deadline" ]; then
-			_fabric_start_failed "OpenSM did not bring the subnet up within ${IBMGMT_FABRIC_TIMEOUT:-30} s (want \"SUBNET UP\" in the log and sminfo state 3; last sminfo: ${_fs_last:-not run})"
+		if [ "$(date +%s)" -ge "$1" ]; then
+			_fsw_why="OpenSM did not bring the subnet up within ${IBMGMT_FABRIC_TIMEOUT:-30} s (want \"SUBNET UP\" in the log and sminfo state 3; last sminfo: ${_fsw_last:-not run})"
 			return 1
 		fi
 		_fabric_nap 0.05
 	done
+}
+
+# ---------------------------------------------------------------------------
+# fabric_sm_stop [SIGNAL]: the subnet manager goes away: OpenSM gets SIGNAL
+# (default KILL, as if it crashed; TERM lets it exit cleanly), and its ibsim
+# client slot is freed (fabric_reap), so requests to the SA (and SMInfo to its
+# port) find no one to answer them.  The switches keep their tables and the
+# ports their LIDs.  Returns 1 with a message if OpenSM was not running or
+# does not go away within 10 s, or if its slot cannot be freed.
+# fabric_sm_start: starts OpenSM again on the same node with the same
+# configuration and waits as fabric_start does (IBMGMT_FABRIC_TIMEOUT) for the
+# subnet to be up again; returns 1 with a message otherwise (the fabric is left
+# running: the caller decides).
+# ---------------------------------------------------------------------------
+fabric_sm_stop() {
+	_fabric_need fabric_sm_stop || return 1
+	_fss_sig=${1:-KILL}
+	if [ -z "${FABRIC_SM_PID:-}" ] || ! _fabric_ours "$FABRIC_SM_PID" sm; then
+		_fabric_say "fabric_sm_stop: OpenSM is not running"
+		return 1
+	fi
+	if ! kill -"$_fss_sig" "$FABRIC_SM_PID" 2>/dev/null; then
+		_fabric_say "fabric_sm_stop: cannot send SIG$_fss_sig to OpenSM (pid $FABRIC_SM_PID)"
+		return 1
+	fi
+	_fss_n=200
+	while [ "$_fss_n" -gt 0 ] && _fabric_ours "$FABRIC_SM_PID" sm; do
+		_fabric_nap 0.05
+		_fss_n=$((_fss_n - 1))
+	done
+	if _fabric_ours "$FABRIC_SM_PID" sm; then
+		_fabric_say "fabric_sm_stop: OpenSM (pid $FABRIC_SM_PID) still runs 10 s after SIG$_fss_sig"
+		return 1
+	fi
+	wait "$FABRIC_SM_PID" 2>/dev/null || :
+	FABRIC_SM_PID=
+	rm -f "$FABRIC_DIR/sm.pid"
 	_fabric_write_pids
-	_fabric_verbose "subnet up in $(($(date +%s) - _fs_t0)) s: $_fs_last"
+	if ! fabric_reap >/dev/null; then
+		_fabric_say "fabric_sm_stop: cannot free OpenSM's client slot"
+		return 1
+	fi
+	return 0
+}
+
+fabric_sm_start() {
+	_fabric_need fabric_sm_start || return 1
+	if [ -n "${FABRIC_SM_PID:-}" ] && _fabric_ours "$FABRIC_SM_PID" sm; then
+		_fabric_say "fabric_sm_start: OpenSM is already running (pid $FABRIC_SM_PID)"
+		return 1
+	fi
+	if [ "${FABRIC_SM_NODE:-}" = - ]; then
+		_fabric_say "fabric_sm_start: this fabric was started without an SM"
+		return 1
+	fi
+	# a fresh log, so that "SUBNET UP" means this run's (the old one is kept beside it)
+	[ ! -f "$FABRIC_SM_LOG" ] || mv -f "$FABRIC_SM_LOG" "$FABRIC_SM_LOG.old"
+	_fabric_sm_launch
+	if ! _fabric_sm_wait $(($(date +%s) + ${IBMGMT_FABRIC_TIMEOUT:-30})); then
+		_fabric_say "fabric_sm_start: $_fsw_why"
+		return 1
+	fi
+	_fabric_write_pids
 	return 0
 }
 
@@ -422,6 +499,32 @@ _fabric_start_failed() {
 		fi
 	done
 	fabric_stop
+}
+
+# ---------------------------------------------------------------------------
+# fabric_sim_kill: the simulator dies under its clients (SIGKILL to ibsim).
+# Returns once it is gone, or 1 with a message if it was not running or is
+# still there after 2 s.  The fabric is then dead: fabric_stop, and
+# fabric_start again for a new one.
+# ---------------------------------------------------------------------------
+fabric_sim_kill() {
+	_fabric_need fabric_sim_kill || return 1
+	if [ -z "${FABRIC_SIM_PID:-}" ] || ! _fabric_ours "$FABRIC_SIM_PID" sim; then
+		_fabric_say "fabric_sim_kill: ibsim is not running"
+		return 1
+	fi
+	kill -KILL "$FABRIC_SIM_PID" 2>/dev/null || :
+	_fsk_n=40
+	while [ "$_fsk_n" -gt 0 ] && _fabric_ours "$FABRIC_SIM_PID" sim; do
+		_fabric_nap 0.05
+		_fsk_n=$((_fsk_n - 1))
+	done
+	if _fabric_ours "$FABRIC_SIM_PID" sim; then
+		_fabric_say "fabric_sim_kill: ibsim (pid $FABRIC_SIM_PID) survived SIGKILL for 2 s"
+		return 1
+	fi
+	wait "$FABRIC_SIM_PID" 2>/dev/null || :
+	return 0
 }
 
 # ---------------------------------------------------------------------------
