@@ -705,7 +705,10 @@ fabric_reap() {
 		done)
 	_frp_n=0 _frp_rc=0
 	for _frp_c in $_frp_dead; do
-		if fabric_console "X $_frp_c" >/dev/null; then
+		if fabric_console "X $_frp_c" >/dev/null 2>&1; then
+			_frp_n=$((_frp_n + 1))
+		elif ! fabric_console Attached | grep -q "^Client $_frp_c: "; then
+			# ibsim dropped it itself in between (a write to the dead client failed)
 			_frp_n=$((_frp_n + 1))
 		else
 			_fabric_say "fabric_reap: could not free client slot $_frp_c"
