@@ -20,9 +20,12 @@
 #                ours must end with a documented status and say why; a new fabric after.
 #                Not for the script tools (n/a): a tool they start just as ibsim dies waits
 #                for ever in umad2sim's start-up handshake, ours and the reference's alike.
-#   kill9 / int  the tool itself gets SIGKILL / SIGINT while it runs: afterwards no
-#                partial output file (the rows that write one), its ibsim slot freed
-#                (fabric_reap), and the next run gives the normal output.
+#   kill9 / int  the tool itself gets SIGKILL / SIGINT while it runs: afterwards its ibsim
+#                slot freed (fabric_reap), the next run gives the normal output, and in the
+#                directory of the file it writes (the rows that write one) nothing else
+#                (no temporary file) and that file as before the run (--cache: an old
+#                cache is put there first), complete, or (ibnetdiscover FILE, which the
+#                reference creates empty when it starts) empty; never partial.
 #
 # Every run of ours is also checked for a sanitizer report (make check in an ASan build
 # runs this against the sanitizer tools).  Where the reference hangs (killed by the time-out)
@@ -61,7 +64,8 @@ hard() {
 # Each row: NAME|DROP|TARGET|LINK|TOOL ARGS.  DROP is the switch on the tool's path whose MADs
 # are dropped, TARGET the node that stops answering (dead), LINK the port whose link goes down
 # (link).  Arguments: @HB@ the LID of the target HCA, @SW@ of the target switch, @HA@ of the
-# tool's own HCA, @GB@ the target HCA's port GUID, @FILE@ a file the tool writes.
+# tool's own HCA, @GB@ the target HCA's port GUID, @FILE@ a file the tool writes (alone in
+# a directory of its own, w-ours or w-ref: whatever else appears there, the tool left).
 # The tools run from hca-a1 (two-switch) or ft-h001 (fat-tree); OpenSM runs on sw-a
 # (LID 1): never aim vendor or CC MADs there.
 rows_two='
@@ -150,11 +154,11 @@ has_ref() { [ -x "$FABRIC_REF/$1" ]; }
 # args ROW-ARGS WHO: the row's arguments with the placeholders put in
 subst() {
 	printf '%s' "$1" | sed -e "s#@HB@#$lid_hb#g" -e "s#@HA@#$lid_ha#g" -e "s#@SW@#$lid_sw#g" \
-		-e "s#@GB@#$guid_hb#g" -e "s#@FILE@#$work/out-$2#g" -e "s#@REFCACHE@#$work/base.cache#g"
+		-e "s#@GB@#$guid_hb#g" -e "s#@FILE@#$work/w-$2/out#g" -e "s#@REFCACHE@#$work/base.cache#g"
 }
 
 # finish OUT WHO TOOL RC: normalise OUT.raw1/.raw2 into OUT.out/.err, OUT.rc; the written
-# file (if any) into OUT.file.
+# file (if any) into OUT.file; the names of anything else in its directory into OUT.other.
 finish() {
 	_p=$(prog "$2" "$3")
 	echo "$4" > "$1.rc"
@@ -166,13 +170,22 @@ finish() {
 	fi
 	normalise "$_p" "$3" < "$1.raw2" | grep -v '^ibwarn: ' > "$1.err"
 	rm -f "$1.file"
-	[ ! -f "$work/out-$2" ] || normalise "$_p" "$3" < "$work/out-$2" > "$1.file"
+	[ ! -f "$work/w-$2/out" ] || normalise "$_p" "$3" < "$work/w-$2/out" > "$1.file"
+	ls -A "$work/w-$2" | grep -vx out > "$1.other"
+}
+
+# fresh_dir WHO [PREVIOUS]: an empty directory for the file the tool writes (with PREVIOUS,
+# a file, copied there as the file's old contents)
+fresh_dir() {
+	rm -rf "$work/w-$1"
+	mkdir "$work/w-$1" || hard "mkdir $work/w-$1"
+	[ -z "${2:-}" ] || cp "$2" "$work/w-$1/out" || hard "cannot put the old file in place"
 }
 
 # run OUT WHO ROW-TOOL ROW-ARGS: one foreground run under the time-out
 run() {
 	_out=$1 _who=$2 _tool=$3
-	rm -f "$work/out-$2"
+	fresh_dir "$2"
 	# shellcheck disable=SC2046
 	eval "set -- $(subst "$4" "$2")"
 	fabric_run "$host" timeout -k 2 "$tmo" "$(prog "$_who" "$_tool")" "$@" \
@@ -180,12 +193,13 @@ run() {
 	finish "$_out" "$_who" "$_tool" $?
 }
 
-# start_bg OUT WHO TOOL ARGS: the same in the background (no timeout wrapper, so that a
-# signal reaches the tool itself); the pid in $bg_pid.  wait_bg OUT WHO TOOL PID: wait
-# for it, bounded by the time-out (then SIGKILL and status 124, as timeout(1) says).
+# start_bg OUT WHO TOOL ARGS [PREVIOUS]: the same in the background (no timeout wrapper, so
+# that a signal reaches the tool itself), PREVIOUS as in fresh_dir; the pid in $bg_pid.
+# wait_bg OUT WHO TOOL PID: wait for it, bounded by the time-out (then SIGKILL and status
+# 124, as timeout(1) says).
 start_bg() {
 	_out=$1 _who=$2 _tool=$3
-	rm -f "$work/out-$2"
+	fresh_dir "$2" "${5:-}"
 	# shellcheck disable=SC2046
 	eval "set -- $(subst "$4" "$2")"
 	fabric_run_bg "$host" "$(prog "$_who" "$_tool")" "$@" > "$_out.raw1" 2> "$_out.raw2" < /dev/null
@@ -244,6 +258,9 @@ judge() {
 	fi
 	if sanitizer_report "$_o"; then
 		_why="$_why; sanitizer report: $(grep -m1 -E 'Sanitizer|runtime error' "$_o.raw2")"
+	fi
+	if [ -s "$_o.other" ]; then
+		_why="$_why; left beside its file: $(tr '\n' ' ' < "$_o.other")"
 	fi
 	_rw=-
 	[ ! -f "$_r.rc" ] || _rw=$(outcome "$_r")
@@ -432,38 +449,48 @@ cell() {
 		;;
 	kill9 | int)
 		case $_col in kill9) _sig=KILL ;; *) _sig=INT ;; esac
+		# --cache: an old cache in place, to see that a killed run leaves it (or the new one)
+		_prev=
+		case $_args in *--cache*)
+			_prev=$work/previous.cache
+			printf 'the previous cache\n' > "$_prev" || hard "cannot write $_prev" ;;
+		esac
 		for _who in $_sides; do
 			_out=$work/$_ph-$_name-$_col-$_who
 			_d=$(cat "$work/$_ph-$_name-base-$_who.ms")
-			start_bg "$_out" "$_who" "$_tool" "$_args"
+			start_bg "$_out" "$_who" "$_tool" "$_args" "$_prev"
 			_fabric_nap "$(awk -v d="$_d" 'BEGIN { printf "%.3f", d / 2000 }')"
 			kill -"$_sig" "$bg_pid" 2>/dev/null
 			wait_bg "$_out" "$_who" "$_tool" "$bg_pid"
-			# a file that the killed run left: none, or a complete one
+			# what the killed run left: its file none, previous (as before the run), complete,
+			# empty or partial; "+other" when anything else is in the directory
 			: > "$_out.left"
-			if ls -A "$work" | grep -q '^\.ibtopo-cache\.'; then
-				echo tmpfile > "$_out.left"
-				rm -f "$work"/.ibtopo-cache.*
-			elif [ -f "$work/out-$_who" ]; then
-				if [ -s "$work/out-$_who" ] && cmp -s "$_out.file" "$work/$_ph-$_name-base-$_who.file"; then
+			if [ -f "$work/w-$_who/out" ]; then
+				if [ -n "$_prev" ] && cmp -s "$work/w-$_who/out" "$_prev"; then
+					echo previous > "$_out.left"
+				elif [ -s "$work/w-$_who/out" ] &&
+					cmp -s "$_out.file" "$work/$_ph-$_name-base-$_who.file"; then
 					echo complete > "$_out.left"
-				elif [ -s "$work/out-$_who" ]; then
+				elif [ -s "$work/w-$_who/out" ]; then
 					echo partial > "$_out.left"
 				else
 					echo empty > "$_out.left"
 				fi
 			fi
+			[ ! -s "$_out.other" ] || echo "$(cat "$_out.left")+other" > "$_out.left"
 			fabric_reap > /dev/null || hard "cannot free the killed client's ibsim slot"
 			# the next run works and gives the normal output
 			run "$_out.next" "$_who" "$_tool" "$_args"
 		done
 		_why=
 		same "$base_ours" "$_co.next" || _why="$_why; the next run after the kill differs from the normal one"
+		[ ! -s "$_co.other" ] ||
+			_why="$_why; left beside its file: $(tr '\n' ' ' < "$_co.other")"
 		case $(cat "$_co.left") in
-		partial) _why="$_why; a partial output file was left" ;;
-		tmpfile) ;; # killed while writing: the cache itself is untouched, only its temporary
-		            # ".ibtopo-cache.*" stays (the reference would leave a partial cache file)
-		empty)
+		partial*) _why="$_why; a partial output file was left" ;;
+		"" | "+other")
+			[ -z "$_prev" ] || _why="$_why; the old file is gone" ;;
+		empty*)
 			# the reference creates its output file when it starts: so do we
 			[ "$(cat "$_cr.left" 2>/dev/null)" = empty ] ||
 				_why="$_why; an empty output file was left (the reference leaves none)" ;;

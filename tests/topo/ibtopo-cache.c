@@ -3,7 +3,8 @@
  * The cache file (libibtopo/cache.c): round trips of topologies built with the internal
  * builders, the byte layout and record order libibnetdisc uses, byte-exact re-saves of cache
  * files libibnetdisc wrote (tests/data/topo/cache-corpus), every class of hostile input with
- * its error, and the atomic save (a failed save leaves neither the file nor a temporary).
+ * its error, and the atomic save (a failed save leaves neither the file nor a temporary, nor
+ * does a killed one where the file system has O_TMPFILE).
  */
 #include "config.h"
 
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -1076,6 +1078,97 @@ START_TEST(test_save_failure_leaves_nothing)
 }
 END_TEST
 
+/* A save killed while it writes (SIGXFSZ at the file size limit, whose default action ends
+ * the process as SIGKILL would, in a child) leaves nothing but the old file: the bytes were
+ * in an unnamed file.  The named temporary file of systems without O_TMPFILE
+ * (TOPO_WRITE_NAMED) stays in that case: it is the fallback's limit. */
+static void killed_save(const char *path, unsigned flags)
+{
+	pid_t pid = fork();
+	int status;
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct rlimit rl = { .rlim_cur = 4096, .rlim_max = 4096 };
+		struct ibtopo *a = sample();
+		uint8_t *buf;
+		size_t len;
+
+		prctl(PR_SET_DUMPABLE, 0); /* no core file */
+		signal(SIGXFSZ, SIG_DFL);
+		serialize(a, &buf, &len);
+		if (setrlimit(RLIMIT_FSIZE, &rl))
+			_exit(3);
+		topo_cache_write(path, buf, len, flags);
+		_exit(2); /* not killed */
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ, "status %#x", status);
+}
+
+START_TEST(test_save_killed_leaves_nothing)
+{
+	char *dir = tmpdir_new(), *path, name[256];
+	struct ibtopo *a = sample();
+	bool unnamed;
+	uint8_t *old;
+	size_t len;
+	int fd;
+
+	ck_assert_int_ge(asprintf(&path, "%s/fabric.cache", dir), 0);
+	{
+		FILE *f = fopen(path, "w");
+
+		ck_assert_ptr_nonnull(f);
+		fputs("old contents", f);
+		fclose(f);
+	}
+	fd = open(dir, O_TMPFILE | O_WRONLY, 0600);
+	unnamed = fd >= 0;
+	if (fd >= 0)
+		close(fd);
+	killed_save(path, 0);
+	ck_assert_uint_eq(dir_entries(dir, name, sizeof(name)), unnamed ? 1 : 2);
+	if (unnamed)
+		ck_assert_str_eq(name, "fabric.cache");
+	old = read_whole(path, &len);
+	ck_assert_uint_eq(len, 12);
+	ck_assert_mem_eq(old, "old contents", 12);
+	free(old);
+	/* the fallback: the named temporary file stays, the old file as it was */
+	tmpdir_free(dir);
+	dir = tmpdir_new();
+	free(path);
+	ck_assert_int_ge(asprintf(&path, "%s/fabric.cache", dir), 0);
+	killed_save(path, TOPO_WRITE_NAMED);
+	ck_assert_uint_eq(dir_entries(dir, name, sizeof(name)), 1);
+	ck_assert_msg(!strncmp(name, ".ibtopo-cache.", 14) && strlen(name) == 24, "%s", name);
+	/* and it works when not killed, leaving the file alone */
+	tmpdir_free(dir);
+	dir = tmpdir_new();
+	free(path);
+	ck_assert_int_ge(asprintf(&path, "%s/fabric.cache", dir), 0);
+	{
+		uint8_t *want, *got;
+		size_t wlen, glen;
+
+		serialize(a, &want, &wlen);
+		ck_assert_int_eq(topo_cache_write(path, want, wlen, TOPO_WRITE_NAMED), 0);
+		ck_assert_int_eq(topo_cache_write(path, want, wlen, TOPO_WRITE_NAMED), 0);
+		ck_assert_uint_eq(dir_entries(dir, name, sizeof(name)), 1);
+		ck_assert_str_eq(name, "fabric.cache");
+		got = read_whole(path, &glen);
+		ck_assert_uint_eq(glen, wlen);
+		ck_assert_mem_eq(got, want, wlen);
+		free(want);
+		free(got);
+	}
+	free(path);
+	tmpdir_free(dir);
+	ibtopo_unref(a);
+}
+END_TEST
+
 START_TEST(test_save_errors)
 {
 	char *dir = tmpdir_new(), *path;
@@ -1228,6 +1321,7 @@ Suite *make_cache_suite(void)
 	tcase_add_test(tc, test_errbuf_and_args);
 	tcase_add_test(tc, test_save_load_file);
 	tcase_add_test(tc, test_save_failure_leaves_nothing);
+	tcase_add_test(tc, test_save_killed_leaves_nothing);
 	tcase_add_test(tc, test_save_errors);
 	tcase_add_test(tc, test_load_errors);
 	suite_add_tcase(s, tc);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ibdiag.h"
@@ -898,4 +899,26 @@ char *ibdiag_nnmap_name(const struct ibdiag_nnmap *map, uint64_t node_guid, cons
 			return strdup(map->v[i].name);
 	snprintf(buf, sizeof(buf), "%s", desc ? desc : "");
 	return strdup(ibdiag_clean_nodedesc(buf));
+}
+
+bool ibdiag_signals_hold(const char *path, int fd, sigset_t *old)
+{
+	struct stat st;
+	sigset_t set;
+
+	if (fd >= 0 ? fstat(fd, &st) || !S_ISREG(st.st_mode)
+		    : !stat(path, &st) && !S_ISREG(st.st_mode))
+		return false;
+	sigemptyset(&set);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGQUIT);
+	sigaddset(&set, SIGTERM);
+	return sigprocmask(SIG_BLOCK, &set, old) == 0;
+}
+
+void ibdiag_signals_release(bool held, const sigset_t *old)
+{
+	if (held)
+		sigprocmask(SIG_SETMASK, old, NULL);
 }

@@ -8,6 +8,7 @@
 #ifndef IBMGMT_UTILS_IBDIAG_H
 #define IBMGMT_UTILS_IBDIAG_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -158,5 +159,16 @@ void ibdiag_nnmap_close(struct ibdiag_nnmap *map);
 char *ibdiag_nnmap_name(const struct ibdiag_nnmap *map, uint64_t node_guid, const char *desc);
 /* clean_nodedesc(): non-printable characters become spaces, at most 64 characters. */
 char *ibdiag_clean_nodedesc(char *desc);
+
+/* ---- Files the tools write ------------------------------------------------------------ */
+
+/* Holds SIGHUP, SIGINT, SIGQUIT and SIGTERM (blocked, not ignored) while a tool writes a
+ * file, so that one sent meanwhile ends the tool only once the write is complete, or has
+ * failed and cleaned up: no partial or temporary file stays.  Only for a regular file (the
+ * open `fd` if >= 0, else `path`, or where nothing exists yet): a FIFO's reader could keep
+ * a Ctrl-C out for ever.  Returns whether it held them.  ibdiag_signals_release() restores
+ * the mask saved in `old`; a signal held meanwhile then takes effect. */
+bool ibdiag_signals_hold(const char *path, int fd, sigset_t *old);
+void ibdiag_signals_release(bool held, const sigset_t *old);
 
 #endif /* IBMGMT_UTILS_IBDIAG_H */
