@@ -522,6 +522,13 @@ int topo_cache_write(const char *path, const uint8_t *buf, size_t len, unsigned 
 	return rc;
 }
 
+IBTOPO_EXPORT int ibtopo_cache_save_mem(const void *data, size_t len, const char *path)
+{
+	if ((!data && len) || !path || !*path)
+		return -EINVAL;
+	return topo_cache_write(path, data, len, 0);
+}
+
 IBTOPO_EXPORT int ibtopo_cache_save(const struct ibtopo *topo, const char *path)
 {
 	uint8_t *buf;

@@ -933,6 +933,9 @@ START_TEST(test_errbuf_and_args)
 	ck_assert_int_eq(ibtopo_cache_load_mem(NULL, 5, &t, small, sizeof(small)), -EINVAL);
 	ck_assert_int_eq(ibtopo_cache_load(NULL, &t, small, sizeof(small)), -EINVAL);
 	ck_assert_int_eq(ibtopo_cache_save(NULL, "x"), -EINVAL);
+	ck_assert_int_eq(ibtopo_cache_save_mem(NULL, 5, "x"), -EINVAL);
+	ck_assert_int_eq(ibtopo_cache_save_mem(s.f, s.len, ""), -EINVAL);
+	ck_assert_int_eq(ibtopo_cache_save_mem(s.f, s.len, NULL), -EINVAL);
 	free(s.f);
 }
 END_TEST
@@ -1143,7 +1146,8 @@ START_TEST(test_save_killed_leaves_nothing)
 	killed_save(path, TOPO_WRITE_NAMED);
 	ck_assert_uint_eq(dir_entries(dir, name, sizeof(name)), 1);
 	ck_assert_msg(!strncmp(name, ".ibtopo-cache.", 14) && strlen(name) == 24, "%s", name);
-	/* and it works when not killed, leaving the file alone */
+	/* and it works when not killed, leaving the file alone (ibtopo_cache_save_mem(): the
+	 * unnamed way) */
 	tmpdir_free(dir);
 	dir = tmpdir_new();
 	free(path);
@@ -1155,6 +1159,7 @@ START_TEST(test_save_killed_leaves_nothing)
 		serialize(a, &want, &wlen);
 		ck_assert_int_eq(topo_cache_write(path, want, wlen, TOPO_WRITE_NAMED), 0);
 		ck_assert_int_eq(topo_cache_write(path, want, wlen, TOPO_WRITE_NAMED), 0);
+		ck_assert_int_eq(ibtopo_cache_save_mem(want, wlen, path), 0);
 		ck_assert_uint_eq(dir_entries(dir, name, sizeof(name)), 1);
 		ck_assert_str_eq(name, "fabric.cache");
 		got = read_whole(path, &glen);
