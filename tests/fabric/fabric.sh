@@ -118,24 +118,26 @@ _fabric_ours() {
 		grep -qxF "IBMGMT_FABRIC_ID=$FABRIC_SOCK:$2"
 }
 
+# _fabric_gone PID ROLE NAPS: waits until our ROLE process PID is gone, at most NAPS
+# times 0.05 s; 1 if it is still there.
+_fabric_gone() {
+	_fg_n=$3
+	while [ "$_fg_n" -gt 0 ] && _fabric_ours "$1" "$2"; do
+		_fabric_nap 0.05
+		_fg_n=$((_fg_n - 1))
+	done
+	! _fabric_ours "$1" "$2"
+}
+
 # _fabric_kill PID ROLE SECONDS: SIGTERM, then SIGKILL after SECONDS.
 _fabric_kill() {
 	[ -n "${1:-}" ] || return 0
 	if _fabric_ours "$1" "$2"; then
 		kill -TERM "$1" 2>/dev/null || :
-		_fk_n=$(($3 * 20))
-		while [ "$_fk_n" -gt 0 ] && _fabric_ours "$1" "$2"; do
-			_fabric_nap 0.05
-			_fk_n=$((_fk_n - 1))
-		done
-		if _fabric_ours "$1" "$2"; then
+		if ! _fabric_gone "$1" "$2" $(($3 * 20)); then
 			_fabric_say "fabric_stop: $2 (pid $1) ignored SIGTERM for $3 s, sending SIGKILL"
 			kill -KILL "$1" 2>/dev/null || :
-			_fk_n=40
-			while [ "$_fk_n" -gt 0 ] && _fabric_ours "$1" "$2"; do
-				_fabric_nap 0.05
-				_fk_n=$((_fk_n - 1))
-			done
+			_fabric_gone "$1" "$2" 40 || :
 		fi
 	fi
 	# Reap it if it is our child (no-op otherwise).
@@ -412,12 +414,7 @@ fabric_sm_stop() {
 		_fabric_say "fabric_sm_stop: cannot send SIG$_fss_sig to OpenSM (pid $FABRIC_SM_PID)"
 		return 1
 	fi
-	_fss_n=200
-	while [ "$_fss_n" -gt 0 ] && _fabric_ours "$FABRIC_SM_PID" sm; do
-		_fabric_nap 0.05
-		_fss_n=$((_fss_n - 1))
-	done
-	if _fabric_ours "$FABRIC_SM_PID" sm; then
+	if ! _fabric_gone "$FABRIC_SM_PID" sm 200; then
 		_fabric_say "fabric_sm_stop: OpenSM (pid $FABRIC_SM_PID) still runs 10 s after SIG$_fss_sig"
 		return 1
 	fi
@@ -514,12 +511,7 @@ fabric_sim_kill() {
 		return 1
 	fi
 	kill -KILL "$FABRIC_SIM_PID" 2>/dev/null || :
-	_fsk_n=40
-	while [ "$_fsk_n" -gt 0 ] && _fabric_ours "$FABRIC_SIM_PID" sim; do
-		_fabric_nap 0.05
-		_fsk_n=$((_fsk_n - 1))
-	done
-	if _fabric_ours "$FABRIC_SIM_PID" sim; then
+	if ! _fabric_gone "$FABRIC_SIM_PID" sim 40; then
 		_fabric_say "fabric_sim_kill: ibsim (pid $FABRIC_SIM_PID) survived SIGKILL for 2 s"
 		return 1
 	fi

@@ -129,15 +129,10 @@ documented() {
 		sed 's/\\-/-/g; s/[^0-9A-Za-z]/ /g' | tr ' ' '\n' | grep -qx "$2"
 }
 
-# normalise PATH NAME < raw > clean (as diff-tools.sh: paths, pids, dates, counters)
+# normalise PATH NAME < raw > clean: tool_normalise (our-tool.sh), ibping's time, the
+# written file's name
 normalise() {
-	sed -e "s#$1#$2#g" -e "s#${1%/*}/.libs/#/usr/sbin/#g" -e "s#${1%/*}/#/usr/sbin/#g" \
-	    -e 's/activity count [0-9][0-9]*/activity count N/' \
-	    -e 's/\[pid [0-9][0-9]*\]/[pid N]/g' \
-	    -e 's/^ibwarn: \[[0-9][0-9]*\]/ibwarn: [N]/' \
-	    -e 's/^ibpanic: \[[0-9][0-9]*\]/ibpanic: [N]/' \
-	    -e 's/packet loss, time [0-9][0-9]* ms$/packet loss, time N ms/' \
-	    -e 's/^# Topology file: generated on .*/# Topology file: generated on DATE/' \
+	tool_normalise "$1" "$2" -e 's/packet loss, time [0-9][0-9]* ms$/packet loss, time N ms/' \
 	    -e "s#$work/[a-z0-9.-]*#FILE#g"
 }
 

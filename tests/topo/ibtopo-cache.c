@@ -990,6 +990,26 @@ static void tmpdir_free(char *dir)
 	free(dir);
 }
 
+/* A file holding `text` (the old contents of a cache), and the check that it still does */
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static void same_text(const char *path, const char *text)
+{
+	size_t len;
+	uint8_t *got = read_whole(path, &len);
+
+	ck_assert_uint_eq(len, strlen(text));
+	ck_assert_mem_eq(got, text, len);
+	free(got);
+}
+
 START_TEST(test_save_load_file)
 {
 	char *dir = tmpdir_new(), *path, name[256];
@@ -1002,14 +1022,8 @@ START_TEST(test_save_load_file)
 
 	ck_assert_int_ge(asprintf(&path, "%s/fabric.cache", dir), 0);
 	/* an old file of the same name is replaced */
-	{
-		FILE *f = fopen(path, "w");
-
-		ck_assert_ptr_nonnull(f);
-		fputs("old", f);
-		fclose(f);
-		chmod(path, 0600);
-	}
+	write_text(path, "old");
+	chmod(path, 0600);
 	ck_assert_int_eq(ibtopo_cache_save(a, path), 0);
 	ck_assert_uint_eq(dir_entries(dir, name, sizeof(name)), 1);
 	ck_assert_str_eq(name, "fabric.cache");
@@ -1048,8 +1062,6 @@ START_TEST(test_save_failure_leaves_nothing)
 	char *dir = tmpdir_new(), *path, name[256];
 	struct ibtopo *a = sample();
 	struct rlimit rl, saved;
-	uint8_t *old;
-	size_t len;
 
 	signal(SIGXFSZ, SIG_IGN);
 	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &saved), 0);
@@ -1059,22 +1071,13 @@ START_TEST(test_save_failure_leaves_nothing)
 	ck_assert_int_ge(asprintf(&path, "%s/fabric.cache", dir), 0);
 	ck_assert_int_eq(ibtopo_cache_save(a, path), -EFBIG);
 	ck_assert_uint_eq(dir_entries(dir, NULL, 0), 0);
-	{
-		FILE *f = fopen(path, "w");
-
-		ck_assert_ptr_nonnull(f);
-		fputs("old contents", f);
-		fclose(f);
-	}
+	write_text(path, "old contents");
 	ck_assert_int_eq(ibtopo_cache_save(a, path), -EFBIG);
 	ck_assert_uint_eq(dir_entries(dir, name, sizeof(name)), 1);
 	ck_assert_str_eq(name, "fabric.cache");
-	old = read_whole(path, &len);
-	ck_assert_uint_eq(len, 12);
-	ck_assert_mem_eq(old, "old contents", 12);
+	same_text(path, "old contents");
 	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &saved), 0);
 	signal(SIGXFSZ, SIG_DFL);
-	free(old);
 	free(path);
 	tmpdir_free(dir);
 	ibtopo_unref(a);
@@ -1114,18 +1117,10 @@ START_TEST(test_save_killed_leaves_nothing)
 	char *dir = tmpdir_new(), *path, name[256];
 	struct ibtopo *a = sample();
 	bool unnamed;
-	uint8_t *old;
-	size_t len;
 	int fd;
 
 	ck_assert_int_ge(asprintf(&path, "%s/fabric.cache", dir), 0);
-	{
-		FILE *f = fopen(path, "w");
-
-		ck_assert_ptr_nonnull(f);
-		fputs("old contents", f);
-		fclose(f);
-	}
+	write_text(path, "old contents");
 	fd = open(dir, O_TMPFILE | O_WRONLY, 0600);
 	unnamed = fd >= 0;
 	if (fd >= 0)
@@ -1134,10 +1129,7 @@ START_TEST(test_save_killed_leaves_nothing)
 	ck_assert_uint_eq(dir_entries(dir, name, sizeof(name)), unnamed ? 1 : 2);
 	if (unnamed)
 		ck_assert_str_eq(name, "fabric.cache");
-	old = read_whole(path, &len);
-	ck_assert_uint_eq(len, 12);
-	ck_assert_mem_eq(old, "old contents", 12);
-	free(old);
+	same_text(path, "old contents");
 	/* the fallback: the named temporary file stays, the old file as it was */
 	tmpdir_free(dir);
 	dir = tmpdir_new();
