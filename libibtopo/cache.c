@@ -380,7 +380,10 @@ static int open_unnamed(const char *path)
 
 	if (!dir)
 		return -ENOMEM;
-	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC | O_NOCTTY, 0644);
+	/* openat(), not open(): a program's own open() in front of libc's (umad2sim, the
+	 * simulator's preload, is one) may pass the mode on for O_CREAT only, and the file
+	 * would get mode 0 */
+	fd = openat(AT_FDCWD, dir, O_TMPFILE | O_WRONLY | O_CLOEXEC | O_NOCTTY, 0644);
 	free(dir);
 	if (fd >= 0)
 		return fd;

@@ -599,8 +599,8 @@ int main(int argc, char **argv)
 	char why[256];
 	uint8_t *data = NULL, *out = NULL;
 	size_t len = 0, out_len = 0;
-	bool held, saved = false;
-	sigset_t sigs;
+	struct ibdiag_sighold hold;
+	bool saved = false;
 	unsigned nodes;
 	int first;
 
@@ -640,9 +640,9 @@ int main(int argc, char **argv)
 	/* written as libibtopo writes its caches: atomically, nothing left when killed; the
 	 * catchable signals held meanwhile */
 	if (cache_serialize(&c, &out, &out_len) == 0) {
-		held = ibdiag_signals_hold(argv[first + 1], -1, &sigs);
+		ibdiag_signals_hold(argv[first + 1], -1, &hold);
 		saved = ibtopo_cache_save_mem(out, out_len, argv[first + 1]) == 0;
-		ibdiag_signals_release(held, &sigs);
+		ibdiag_signals_release(&hold);
 	}
 	if (!saved) {
 		free(out);

@@ -841,8 +841,7 @@ int main(int argc, char **argv)
 	struct nd nd = { .f = stdout, .diffcheck = CHECK_DEFAULT };
 	struct ibtopo *t = NULL, *old = NULL;
 	struct ibdiag_port *port = NULL;
-	sigset_t sigs;
-	bool held;
+	struct ibdiag_sighold hold;
 	int first;
 
 	first = ibdiag_process_opts(argc, argv, &nd, "DGKLs", opts, process_opt, "[topology-file]", NULL);
@@ -882,7 +881,7 @@ int main(int argc, char **argv)
 
 	/* FILE: written whole or (killed before this) left empty as the reference leaves it,
 	 * never partial when a signal comes in the middle */
-	held = nd.f != stdout && ibdiag_signals_hold(NULL, fileno(nd.f), &sigs);
+	ibdiag_signals_hold(NULL, nd.f != stdout ? fileno(nd.f) : -1, &hold);
 	if (nd.ports_report)
 		ports_report(&nd, t);
 	else if (nd.list)
@@ -896,16 +895,16 @@ int main(int argc, char **argv)
 	else
 		dump_topology(&nd, t);
 	fflush(nd.f);
-	ibdiag_signals_release(held, &sigs);
+	ibdiag_signals_release(&hold);
 
 	/* --cache: the old file or the new one, and no temporary file, whatever signal comes
 	 * (SIGKILL: see libibtopo's cache.c) */
 	if (nd.cache_file) {
 		int rc;
 
-		held = ibdiag_signals_hold(nd.cache_file, -1, &sigs);
+		ibdiag_signals_hold(nd.cache_file, -1, &hold);
 		rc = ibtopo_cache_save(t, nd.cache_file);
-		ibdiag_signals_release(held, &sigs);
+		ibdiag_signals_release(&hold);
 		if (rc < 0)
 			IBEXIT("caching ibnetdiscover data failed\n");
 	}

@@ -526,7 +526,10 @@ fabric_sim_kill() {
 # "/" is made absolute first; other relative paths in ARGs are NOT: they would
 # be taken relative to $FABRIC_DIR.  Exit status, stdout and stderr are CMD's.
 # fabric_run_bg SIM_HOST CMD [ARG...]: the same in the background; the
-# client's own PID is in $FABRIC_BG_PID (and $!).
+# client's own PID is in $FABRIC_BG_PID (and $!).  It gets SIGINT and SIGQUIT
+# as a program started from a terminal does: a shell without job control (dash
+# running a script) starts its background commands with them ignored, so
+# `env --default-signal` (coreutils 8.31) puts them back, where it can.
 # ---------------------------------------------------------------------------
 fabric_run() {
 	_fabric_need fabric_run || return 125
@@ -557,7 +560,7 @@ fabric_run_bg() {
 	/*) ;;
 	*/*) _fr_cmd=$(pwd)/$_fr_cmd ;;
 	esac
-	(_fabric_client_exec "$@") &
+	(_fr_bg=1 _fabric_client_exec "$@") &
 	FABRIC_BG_PID=$!
 	export FABRIC_BG_PID
 }
@@ -567,9 +570,16 @@ fabric_run_bg() {
 _fabric_client_exec() {
 	cd "$FABRIC_DIR" || exit 125
 	IBSIM_SOCKNAME=$FABRIC_SOCK SIM_HOST=$_fr_host IBMGMT_FABRIC_ID=$FABRIC_SOCK:client
-	LD_PRELOAD=${LD_PRELOAD:+$LD_PRELOAD }$FABRIC_UMAD2SIM
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:suppressions=$FABRIC_DIR/asan.supp
-	export IBSIM_SOCKNAME SIM_HOST IBMGMT_FABRIC_ID LD_PRELOAD ASAN_OPTIONS
+	export IBSIM_SOCKNAME SIM_HOST IBMGMT_FABRIC_ID ASAN_OPTIONS
+	_fce_preload=${LD_PRELOAD:+$LD_PRELOAD }$FABRIC_UMAD2SIM
+	# in the background, env resets the signals (see fabric_run_bg); it runs without
+	# umad2sim (whose start-up would take an ibsim slot), and passes it to CMD
+	if [ -n "${_fr_bg:-}" ] && env --default-signal=INT true 2>/dev/null; then
+		exec env --default-signal=INT,QUIT LD_PRELOAD="$_fce_preload" "$_fr_cmd" "$@"
+	fi
+	LD_PRELOAD=$_fce_preload
+	export LD_PRELOAD
 	exec "$_fr_cmd" "$@"
 }
 

@@ -47,13 +47,14 @@ case $top_builddir in /*) ;; *) top_builddir=$(pwd)/$top_builddir ;; esac
 . "$top_srcdir/tests/fabric/fabric.sh"
 # shellcheck source=tests/fabric/our-tool.sh
 . "$top_srcdir/tests/fabric/our-tool.sh"
+our_tool_libs "$top_builddir"
 fabric_require ibaddr perfquery saquery ibroute ibtracert iblinkinfo ibqueryerrors
 
 full=0
 [ "${IBMGMT_FAULTS:-}" != full ] || full=1
 tmo=${IBMGMT_FAULTS_TIMEOUT:-20}	# seconds per run; every tool here answers in well under 1 s
 work=$(mktemp -d "${TMPDIR:-/tmp}/fault-matrix.XXXXXX") || { echo "ERROR: mktemp"; exit 99; }
-fail=0 cells=0 bad_cells=0 refhang=0
+fail=0 cells=0 bad_cells=0 refhang=0 kills=0
 t_start=$(date +%s)
 
 hard() {
@@ -298,6 +299,14 @@ judge() {
 	printf '%s\t%s\t%s\n' "$_c" "$_col" "$(outcome "$_o")/$_rw$_mark" >> "$work/table"
 }
 
+# killed_word OUT SIG: "sig" when the run ended by SIG, else its outcome
+killed_word() {
+	case $(cat "$1.rc"):$2 in
+	137:KILL | 130:INT) echo sig ;;
+	*) outcome "$1" ;;
+	esac
+}
+
 console() {
 	fabric_console "$1" > /dev/null || hard "cannot set up the fault: console '$1' (phase $phase)"
 }
@@ -486,16 +495,20 @@ cell() {
 		"" | "+other")
 			[ -z "$_prev" ] || _why="$_why; the old file is gone" ;;
 		empty*)
-			# the reference creates its output file when it starts: so do we
-			[ "$(cat "$_cr.left" 2>/dev/null)" = empty ] ||
-				_why="$_why; an empty output file was left (the reference leaves none)" ;;
+			# the reference creates its output file when it starts, and so do we: a run
+			# killed before its output leaves it empty; one that ended must have filled it
+			case $(cat "$_co.rc") in 137 | 130) ;; *)
+				_why="$_why; an empty output file was left by a run that was not killed" ;;
+			esac ;;
 		esac
 		if sanitizer_report "$_co.next"; then _why="$_why; sanitizer report in the next run"; fi
 		cells=$((cells + 1))
-		_w=sig
-		[ "$(cat "$_co.rc")" = 124 ] && _w=hang
-		_rw=-
-		[ ! -f "$_cr.rc" ] || _rw=sig
+		# killed by the signal (sig), or ended before it came (its status: the fault missed
+		# the run), or still running after the time-out (hang: it ignored SIGINT)
+		_w=$(killed_word "$_co" "$_sig") _rw=-
+		[ ! -f "$_cr.rc" ] || _rw=$(killed_word "$_cr" "$_sig")
+		[ "$_w" != hang ] || _why="$_why; ours did not end within $tmo s of SIG$_sig"
+		[ "$_w" != sig ] || kills=$((kills + 1))
 		_lo=$(cat "$_co.left") _lr=$(cat "$_cr.left" 2>/dev/null)
 		[ -z "$_lo$_lr" ] || _w="$_w(${_lo:-none},${_lr:-none})"
 		if [ -n "$_why" ]; then
@@ -572,13 +585,16 @@ fi
 
 # the table: one line per row, one column per fault
 echo
-echo "fault matrix (ours/ref: exit status, hang = killed by the $tmo s time-out, sig = killed by the test; ! = failed cell)"
+echo "fault matrix (ours/ref: exit status, hang = killed by the $tmo s time-out, sig = killed by the test's" \
+	"SIGKILL/SIGINT (kill9, int; a status there: the run ended before the signal came, or" \
+	"ibping's own end on SIGINT); ! = failed cell)"
 awk -F'\t' -v cols="$cols_all" '
 	BEGIN { n = split(cols, c, " "); printf "%-28s", "tool"; for (i = 1; i <= n; i++) printf " %-11s", c[i]; printf "\n" }
 	{ split($1, p, ":"); r = p[1] ":" p[2]; if (!(r in seen)) { seen[r] = 1; order[++m] = r } v[r, $2] = $3 }
 	END { for (j = 1; j <= m; j++) { printf "%-28s", order[j]; for (i = 1; i <= n; i++) { x = v[order[j], c[i]]; printf " %-11s", x == "" ? "-" : x } printf "\n" } }
 ' "$work/table"
 echo
-echo "$cells cells, $bad_cells failed, $refhang where the reference hangs or crashes; $(($(date +%s) - t_start)) s"
+echo "$cells cells, $bad_cells failed, $refhang where the reference hangs or crashes;" \
+	"$kills kill9/int cells where the signal ended ours mid-run; $(($(date +%s) - t_start)) s"
 rm -rf "$work"
 exit "$fail"

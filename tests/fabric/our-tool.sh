@@ -12,6 +12,16 @@ our_tool() {
 	fi
 }
 
+# our_tool_libs BUILDDIR: our uninstalled libraries put on (exported) LD_LIBRARY_PATH, for
+# the real binaries that our_tool gives in an --enable-shared-tools build (harmless
+# otherwise: the tools are then linked statically).
+our_tool_libs() {
+	for _otl in libibstruct libibpath libibmadrpc libibsched libibsa libibtopo; do
+		LD_LIBRARY_PATH=$1/$_otl/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	done
+	export LD_LIBRARY_PATH
+}
+
 # tool_normalise TOOLPATH NAME [SED-ARGS...] < raw > clean: what differs between two runs of a
 # tool or between ours and the reference, made equal: the program path becomes the tool's
 # name, the other programs of its directory are those of /usr/sbin (the node-list scripts run

@@ -162,13 +162,20 @@ char *ibdiag_clean_nodedesc(char *desc);
 
 /* ---- Files the tools write ------------------------------------------------------------ */
 
-/* Holds SIGHUP, SIGINT, SIGQUIT and SIGTERM (blocked, not ignored) while a tool writes a
- * file, so that one sent meanwhile ends the tool only once the write is complete, or has
- * failed and cleaned up: no partial or temporary file stays.  Only for a regular file (the
- * open `fd` if >= 0, else `path`, or where nothing exists yet): a FIFO's reader could keep
- * a Ctrl-C out for ever.  Returns whether it held them.  ibdiag_signals_release() restores
- * the mask saved in `old`; a signal held meanwhile then takes effect. */
-bool ibdiag_signals_hold(const char *path, int fd, sigset_t *old);
-void ibdiag_signals_release(bool held, const sigset_t *old);
+/* Holds SIGHUP, SIGINT, SIGQUIT and SIGTERM while a tool writes a file, so that one sent
+ * meanwhile ends the tool only once the write is complete, or has failed and cleaned up: no
+ * partial or temporary file stays.  A handler notes the signal (whatever thread gets it:
+ * blocking it in the main thread would not do where a library or a preload, such as the
+ * simulator's umad2sim, runs a thread of its own); ibdiag_signals_release() puts the old
+ * actions back and raises the noted signal, which then ends the tool as it would have.
+ * A signal that was ignored stays ignored.  Only for a regular file (the open `fd` if
+ * >= 0, else `path`, or where nothing exists yet; neither given: nothing held): a FIFO's
+ * reader could keep a Ctrl-C out for ever. */
+struct ibdiag_sighold {
+	bool on;
+	struct sigaction old[4];
+};
+void ibdiag_signals_hold(const char *path, int fd, struct ibdiag_sighold *h);
+void ibdiag_signals_release(struct ibdiag_sighold *h);
 
 #endif /* IBMGMT_UTILS_IBDIAG_H */
