@@ -167,7 +167,7 @@ finish() {
 	normalise "$_p" "$3" < "$1.raw2" | grep -v '^ibwarn: ' > "$1.err"
 	rm -f "$1.file"
 	[ ! -f "$work/w-$2/out" ] || normalise "$_p" "$3" < "$work/w-$2/out" > "$1.file"
-	ls -A "$work/w-$2" | grep -vx out > "$1.other"
+	find "$work/w-$2" -mindepth 1 ! -name out -printf '%f\n' > "$1.other"
 }
 
 # fresh_dir WHO [PREVIOUS]: an empty directory for the file the tool writes (with PREVIOUS,
