@@ -262,10 +262,10 @@ judge() {
 	fi
 	_rw=-
 	[ ! -f "$_r.rc" ] || _rw=$(outcome "$_r")
+	case $_rw in hang | 139 | 134) refhang=$((refhang + 1)) ;; esac
 	case $_k in
 	exact)
 		if [ "$_rw" = hang ] || [ "$_rw" = 139 ] || [ "$_rw" = 134 ]; then
-			refhang=$((refhang + 1))
 			messaged "$_o" || _why="$_why; the reference hangs or crashes and ours ends without a message"
 		elif [ "$_rw" != - ] && ! same "$_r" "$_o"; then
 			_why="$_why; differs from the reference"
@@ -315,6 +315,15 @@ past_startup() {
 		_fabric_nap 0.02
 		_ps_n=$((_ps_n - 1))
 	done
+}
+
+# reset_counters NODE: the counters of NODE's ports back to 0 (ibsim counts each MAD that an
+# Error drops as a PortRcvErrors there; ibqueryerrors would report them)
+reset_counters() {
+	_rl=$(lid_of "$1")
+	[ -n "$_rl" ] || hard "LID of $1 not found"
+	fabric_run "$host" timeout 30 "$FABRIC_REF/perfquery" -a -R "$_rl" > /dev/null 2>&1 ||
+		hard "cannot reset the counters of $1 (LID $_rl)"
 }
 
 # killed_word OUT SIG: "sig" when the run ended by SIG, else its outcome
@@ -483,6 +492,7 @@ cell() {
 			kill -"$_sig" "$bg_pid" 2>/dev/null
 			wait_bg "$_out" "$_who" "$_tool" "$bg_pid"
 			console "Error \"$_drop\" 0"
+			reset_counters "$_drop"
 			# what the killed run left: its file none, previous (as before the run), empty,
 			# complete (the normal one; else, the drops having changed what it found, a
 			# cache that loads, a text file that ends with a whole line), ended (what a run
@@ -534,6 +544,7 @@ cell() {
 		# the run), or still running after the time-out (hang: it ignored SIGINT)
 		_w=$(killed_word "$_co" "$_sig") _rw=-
 		[ ! -f "$_cr.rc" ] || _rw=$(killed_word "$_cr" "$_sig")
+		[ "$_rw" != hang ] || refhang=$((refhang + 1))
 		[ "$_w" != hang ] || _why="$_why; ours did not end within $tmo s of SIG$_sig"
 		[ "$_w" != sig ] || kills=$((kills + 1))
 		_lo=$(cat "$_co.left") _lr=$(cat "$_cr.left" 2>/dev/null)
@@ -541,6 +552,10 @@ cell() {
 		if [ -n "$_why" ]; then
 			fail=1 bad_cells=$((bad_cells + 1))
 			echo "FAIL: $_cn${_why}"
+			for _f in out err rc; do
+				cmp -s "$base_ours.$_f" "$_co.next.$_f" ||
+					diff "$base_ours.$_f" "$_co.next.$_f" | sed -n '2,9s/^/    next vs normal: /p'
+			done
 			printf '%s\t%s\t%s\n' "$_cn" "$_col" "$_w/$_rw!" >> "$work/table"
 		else
 			printf '%s\t%s\t%s\n' "$_cn" "$_col" "$_w/$_rw" >> "$work/table"
