@@ -426,7 +426,7 @@ cell() {
 		# every tool in umad2sim's start-up, which waits for ibsim without a time-out:
 		# nothing a tool can change.)
 		_d=$(cat "$work/$_ph-$_name-base-ours.ms")
-		_pids= _sa=
+		_pids='' _sa=''
 		case $_name in sminfo | saquery | ibaddr-G) _sa=1 ;; esac
 		# the script tools run other tools: one of those may start while ibsim dies
 		if script_tool "$_tool"; then
