@@ -335,7 +335,13 @@ killed_word() {
 }
 
 console() {
-	fabric_console "$1" > /dev/null || hard "cannot set up the fault: console '$1' (phase $phase)"
+	if ! fabric_console "$1" > /dev/null; then
+		# what ibsim said last, when it is gone
+		for _f in ibsim.err ibsim.out; do
+			[ ! -s "$FABRIC_DIR/$_f" ] || tail -n 5 "$FABRIC_DIR/$_f" | sed "s/^/    $_f: /"
+		done
+		hard "cannot set up the fault: console '$1' (phase $phase)"
+	fi
 }
 
 # lid_of NAME: the LID of a node (its port 1, port 0 of a switch), from the reference's
