@@ -171,9 +171,10 @@ char *ibdiag_clean_nodedesc(char *desc);
  * A signal that was ignored stays ignored.  Only for a regular file (the open `fd` if
  * >= 0, else `path`, or where nothing exists yet; neither given: nothing held): a FIFO's
  * reader could keep a Ctrl-C out for ever. */
+#define IBDIAG_HELD_SIGNALS 4
 struct ibdiag_sighold {
 	bool on;
-	struct sigaction old[4];
+	struct sigaction old[IBDIAG_HELD_SIGNALS];
 };
 void ibdiag_signals_hold(const char *path, int fd, struct ibdiag_sighold *h);
 void ibdiag_signals_release(struct ibdiag_sighold *h);
