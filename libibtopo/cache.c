@@ -7,8 +7,8 @@
  * Reading is done in two passes over the bytes: the first checks every record and every
  * reference between records (nothing is trusted: counts, port numbers, GUIDs), the second
  * builds the topology from records known to be consistent.  Writing builds the whole file
- * in memory, then writes it to a temporary file in the target's directory, syncs it and
- * renames it over the target.
+ * in memory, then writes it to an unnamed file in the target's directory, syncs it, names
+ * it and renames it over the target (topo_cache_write(): what a killed save leaves).
  */
 #include "config.h"
 
@@ -279,7 +279,7 @@ static int write_all(int fd, const uint8_t *buf, size_t len)
 }
 
 /* A name for the temporary file that no one else picks: pid, time and a counter mixed
- * (O_EXCL settles the rare collision). */
+ * (O_EXCL, or linkat()'s EEXIST, settles the rare collision). */
 static uint64_t tmp_name_bits(void)
 {
 	static unsigned counter;
@@ -295,28 +295,64 @@ static uint64_t tmp_name_bits(void)
 	return x ^ (x >> 31);
 }
 
-/* Creates the temporary file next to `path` (same directory, so the rename is atomic);
- * mode 0644 less the umask, as libibnetdisc creates its cache files. */
-static int open_tmp(const char *path, char **tmp_out)
+#define TMP_PREFIX ".ibtopo-cache."
+#define TMP_RANDOM 10
+
+/* The length of the directory part of `path`, its last slash included (0: none) */
+static size_t dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? (size_t)(slash - path) + 1 : 0;
+}
+
+/* The directory of `path`, to open (malloc()ed) */
+static char *dir_of(const char *path)
+{
+	size_t n = dir_len(path);
+
+	if (!n)
+		return strdup(".");
+	return strndup(path, n == 1 ? 1 : n - 1);
+}
+
+/* A buffer for "<dir of path>/.ibtopo-cache.<10 characters>"; tmp_name_next() fills in
+ * the characters, anew at each try. */
+static char *tmp_name_new(const char *path)
+{
+	size_t n = dir_len(path);
+	char *tmp = malloc(n + sizeof(TMP_PREFIX) + TMP_RANDOM);
+
+	if (!tmp)
+		return NULL;
+	memcpy(tmp, path, n);
+	memcpy(tmp + n, TMP_PREFIX, sizeof(TMP_PREFIX));
+	return tmp;
+}
+
+static void tmp_name_next(char *tmp)
 {
 	static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-	const char *slash = strrchr(path, '/');
-	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-	size_t size = dirlen + sizeof(".ibtopo-cache.") + 12;
-	char *tmp = malloc(size);
+	char *p = strrchr(tmp, '.') + 1; /* the prefix's last dot: the characters have none */
+	uint64_t bits = tmp_name_bits();
+
+	for (unsigned i = 0; i < TMP_RANDOM; i++, bits /= 36)
+		p[i] = alphabet[bits % 36];
+	p[TMP_RANDOM] = '\0';
+}
+
+/* Creates the named temporary file next to `path` (same directory, so the rename is
+ * atomic); mode 0644 less the umask, as libibnetdisc creates its cache files. */
+static int open_tmp(const char *path, char **tmp_out)
+{
+	char *tmp = tmp_name_new(path);
 
 	if (!tmp)
 		return -ENOMEM;
 	for (unsigned attempt = 0; attempt < 100; attempt++) {
-		uint64_t bits = tmp_name_bits();
-		size_t n;
 		int fd;
 
-		memcpy(tmp, path, dirlen);
-		n = dirlen + (size_t)sprintf(tmp + dirlen, ".ibtopo-cache.");
-		for (unsigned i = 0; i < 10; i++, bits /= 36)
-			tmp[n++] = alphabet[bits % 36];
-		tmp[n] = '\0';
+		tmp_name_next(tmp);
 		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0644);
 		if (fd >= 0) {
 			*tmp_out = tmp;
@@ -333,21 +369,67 @@ static int open_tmp(const char *path, char **tmp_out)
 	return -EEXIST;
 }
 
+/* An unnamed file in the directory of `path` (O_TMPFILE), same mode.  -EOPNOTSUPP when
+ * the kernel or the file system has none: older kernels take O_TMPFILE for an attempt to
+ * open the directory for writing (EISDIR), some file systems refuse it (EOPNOTSUPP) and
+ * some report EINVAL. */
+static int open_unnamed(const char *path)
+{
+	char *dir = dir_of(path);
+	int fd;
+
+	if (!dir)
+		return -ENOMEM;
+	/* openat(), not open(): a program's own open() in front of libc's (umad2sim, the
+	 * simulator's preload, is one) may pass the mode on for O_CREAT only, and the file
+	 * would get mode 0 */
+	fd = openat(AT_FDCWD, dir, O_TMPFILE | O_WRONLY | O_CLOEXEC | O_NOCTTY, 0644);
+	free(dir);
+	if (fd >= 0)
+		return fd;
+	if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)
+		return -EOPNOTSUPP;
+	return -errno;
+}
+
+/* Gives the unnamed file `fd` a temporary name next to `path`.  Through /proc/self/fd
+ * (any user may), else with AT_EMPTY_PATH (where /proc is not mounted; the kernel may ask
+ * for CAP_DAC_READ_SEARCH).  -EOPNOTSUPP when neither works: the caller then writes a
+ * named temporary file instead. */
+static int link_unnamed(int fd, const char *path, char **tmp_out)
+{
+	char proc[sizeof("/proc/self/fd/") + 12];
+	char *tmp = tmp_name_new(path);
+
+	if (!tmp)
+		return -ENOMEM;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	for (unsigned attempt = 0; attempt < 100; attempt++) {
+		tmp_name_next(tmp);
+		if (!linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) ||
+		    (errno == ENOENT && !linkat(fd, "", AT_FDCWD, tmp, AT_EMPTY_PATH))) {
+			*tmp_out = tmp;
+			return 0;
+		}
+		if (errno != EEXIST) {
+			int rc = errno == ENOENT || errno == EPERM || errno == EACCES ? -EOPNOTSUPP
+										      : -errno;
+
+			free(tmp);
+			return rc;
+		}
+	}
+	free(tmp);
+	return -EEXIST;
+}
+
 /* After the rename, the directory entry itself is made durable (best effort: some file
  * systems cannot sync a directory, and the file is already in place). */
 static void sync_dir_of(const char *path)
 {
-	const char *slash = strrchr(path, '/');
-	char *dir;
+	char *dir = dir_of(path);
 	int fd;
 
-	if (!slash) {
-		dir = strdup(".");
-	} else if (slash == path) {
-		dir = strdup("/");
-	} else {
-		dir = strndup(path, (size_t)(slash - path));
-	}
 	if (!dir)
 		return;
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -373,11 +455,38 @@ static int write_in_place(const char *path, const uint8_t *buf, size_t len)
 	return rc;
 }
 
-static int write_atomic(const char *path, const uint8_t *buf, size_t len)
+/* The bytes, synced, then the descriptor closed: close() reports delayed write errors
+ * (NFS), so a failed close is a failed save. */
+static int fill_and_close(int fd, const uint8_t *buf, size_t len)
+{
+	int rc = write_all(fd, buf, len);
+
+	if (!rc && fsync(fd))
+		rc = -errno;
+	if (close(fd) && !rc && errno != EINTR)
+		rc = -errno;
+	return rc;
+}
+
+/*
+ * What a process killed while saving leaves.  The bytes go first into an unnamed file
+ * (O_TMPFILE) in the target's directory, which the kernel frees when its descriptor
+ * closes, however the process ends (SIGKILL included): killed while writing or syncing,
+ * the process leaves nothing, and the target as it was.  Only once the file is complete
+ * and synced does it get a name, a temporary one (linkat(): the kernel cannot rename an
+ * unnamed file over an existing one), which is at once renamed over the target; a kill
+ * between those two calls (a few microseconds) would leave that temporary name.
+ * Where there is no O_TMPFILE (or no way to link it), the bytes go into a named temporary
+ * file from the start, and a kill during the write leaves it.  A failed save removes its
+ * temporary file in both cases.  Catchable signals are the program's business (a library
+ * installs no handler): ibnetdiscover blocks them around its save.
+ * TOPO_WRITE_NAMED (tests) skips the unnamed file.
+ */
+int topo_cache_write(const char *path, const uint8_t *buf, size_t len, unsigned flags)
 {
 	struct stat st;
 	char *tmp = NULL;
-	int fd, rc;
+	int fd, rc = -EOPNOTSUPP;
 
 	if (stat(path, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
@@ -385,23 +494,42 @@ static int write_atomic(const char *path, const uint8_t *buf, size_t len)
 		if (!S_ISREG(st.st_mode))
 			return write_in_place(path, buf, len);
 	}
-	fd = open_tmp(path, &tmp);
-	if (fd < 0)
-		return fd;
-	rc = write_all(fd, buf, len);
-	if (!rc && fsync(fd))
-		rc = -errno;
-	/* close() reports delayed write errors (NFS): a failed close is a failed save */
-	if (close(fd) && !rc && errno != EINTR)
-		rc = -errno;
+	if (!(flags & TOPO_WRITE_NAMED)) {
+		fd = open_unnamed(path);
+		if (fd < 0 && fd != -EOPNOTSUPP)
+			return fd;
+		if (fd >= 0) {
+			rc = write_all(fd, buf, len);
+			if (!rc && fsync(fd))
+				rc = -errno;
+			if (!rc)
+				rc = link_unnamed(fd, path, &tmp);
+			if (close(fd) && !rc && errno != EINTR)
+				rc = -errno;
+		}
+	}
+	if (rc == -EOPNOTSUPP) {
+		/* no unnamed file here, or no way to name it: a named temporary file */
+		fd = open_tmp(path, &tmp);
+		if (fd < 0)
+			return fd;
+		rc = fill_and_close(fd, buf, len);
+	}
 	if (!rc && rename(tmp, path))
 		rc = -errno;
-	if (rc)
+	if (rc && tmp)
 		unlink(tmp);
-	else
+	else if (!rc)
 		sync_dir_of(path);
 	free(tmp);
 	return rc;
+}
+
+IBTOPO_EXPORT int ibtopo_cache_save_mem(const void *data, size_t len, const char *path)
+{
+	if ((!data && len) || !path || !*path)
+		return -EINVAL;
+	return topo_cache_write(path, data, len, 0);
 }
 
 IBTOPO_EXPORT int ibtopo_cache_save(const struct ibtopo *topo, const char *path)
@@ -415,7 +543,7 @@ IBTOPO_EXPORT int ibtopo_cache_save(const struct ibtopo *topo, const char *path)
 	rc = topo_cache_serialize(topo, &buf, &len);
 	if (rc)
 		return rc;
-	rc = write_atomic(path, buf, len);
+	rc = topo_cache_write(path, buf, len, 0);
 	free(buf);
 	return rc;
 }

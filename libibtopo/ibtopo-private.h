@@ -206,6 +206,10 @@ void topo_chassis_free(struct ibtopo *topo);
 /* The bytes ibtopo_cache_save() would write, in a malloc()ed buffer (tests, fuzzing).
  * 0, -EINVAL (no from node), -EOVERFLOW (256 ports with records on one node), -ENOMEM. */
 int topo_cache_serialize(const struct ibtopo *topo, uint8_t **buf, size_t *len);
+/* Writes `len` bytes to `path` as ibtopo_cache_save() does (atomically; what a kill leaves:
+ * see cache.c).  TOPO_WRITE_NAMED: without an unnamed (O_TMPFILE) file (tests). */
+#define TOPO_WRITE_NAMED 1u
+int topo_cache_write(const char *path, const uint8_t *buf, size_t len, unsigned flags);
 
 /* Big-endian field readers for the raw attributes */
 static inline uint64_t get_be64(const uint8_t *p)

@@ -525,65 +525,6 @@ static int cache_serialize(const struct cache *c, uint8_t **out, size_t *len)
 	return 0;
 }
 
-static int write_all(int fd, const uint8_t *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* Writes the new file atomically: a temporary file beside it, renamed over it once
- * complete (an existing non-regular file, such as /dev/null, is written in place). */
-static int save_file(const char *path, const uint8_t *buf, size_t len)
-{
-	struct stat st;
-	char *tmp;
-	mode_t mask;
-	int fd;
-
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		fd = open(path, O_WRONLY | O_TRUNC);
-		if (fd < 0)
-			return -1;
-		if (write_all(fd, buf, len) < 0) {
-			close(fd);
-			return -1;
-		}
-		return close(fd);
-	}
-	if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
-		return -1;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		free(tmp);
-		return -1;
-	}
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0644 & ~mask) < 0 || write_all(fd, buf, len) < 0 || fsync(fd) < 0 ||
-	    close(fd) < 0) {
-		close(fd);
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	if (rename(tmp, path) < 0) {
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
-}
-
 /* ---- options ---------------------------------------------------------------------------------- */
 
 /* "BEFORE:AFTER" (count 2) or "NODE:BEFORE:AFTER" (count 3), each read by strtoull base 0
@@ -658,6 +599,8 @@ int main(int argc, char **argv)
 	char why[256];
 	uint8_t *data = NULL, *out = NULL;
 	size_t len = 0, out_len = 0;
+	struct ibdiag_sighold hold;
+	bool saved = false;
 	unsigned nodes;
 	int first;
 
@@ -694,7 +637,14 @@ int main(int argc, char **argv)
 			IBEXIT("portguid = %" PRIx64 " not found", ed.port.before);
 	}
 
-	if (cache_serialize(&c, &out, &out_len) < 0 || save_file(argv[first + 1], out, out_len) < 0) {
+	/* written as libibtopo writes its caches: atomically, nothing left when killed; the
+	 * catchable signals held meanwhile */
+	if (cache_serialize(&c, &out, &out_len) == 0) {
+		ibdiag_signals_hold(argv[first + 1], -1, &hold);
+		saved = ibtopo_cache_save_mem(out, out_len, argv[first + 1]) == 0;
+		ibdiag_signals_release(&hold);
+	}
+	if (!saved) {
 		free(out);
 		cache_free(&c);
 		free(data);

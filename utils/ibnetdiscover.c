@@ -842,6 +842,7 @@ int main(int argc, char **argv)
 	struct nd nd = { .f = stdout, .diffcheck = CHECK_DEFAULT };
 	struct ibtopo *t = NULL, *old = NULL;
 	struct ibdiag_port *port = NULL;
+	struct ibdiag_sighold hold;
 	int first;
 
 	first = ibdiag_process_opts(argc, argv, &nd, "DGKLs", opts, process_opt, "[topology-file]", NULL);
@@ -883,6 +884,9 @@ int main(int argc, char **argv)
 		fflush(stdout);
 	}
 
+	/* FILE: written whole or (killed before this) left empty as the reference leaves it,
+	 * never partial when a signal comes in the middle */
+	ibdiag_signals_hold(NULL, nd.f != stdout ? fileno(nd.f) : -1, &hold);
 	if (nd.ports_report)
 		ports_report(&nd, t);
 	else if (nd.list)
@@ -896,9 +900,19 @@ int main(int argc, char **argv)
 	else
 		dump_topology(&nd, t);
 	fflush(nd.f);
+	ibdiag_signals_release(&hold);
 
-	if (nd.cache_file && ibtopo_cache_save(t, nd.cache_file) < 0)
-		IBEXIT("caching ibnetdiscover data failed\n");
+	/* --cache: the old file or the new one, and no temporary file, whatever signal comes
+	 * (SIGKILL: see libibtopo's cache.c) */
+	if (nd.cache_file) {
+		int rc;
+
+		ibdiag_signals_hold(nd.cache_file, -1, &hold);
+		rc = ibtopo_cache_save(t, nd.cache_file);
+		ibdiag_signals_release(&hold);
+		if (rc < 0)
+			IBEXIT("caching ibnetdiscover data failed\n");
+	}
 
 	ibtopo_unref(t);
 	ibtopo_unref(old);

@@ -50,19 +50,10 @@ if [ -n "${IBMGMT_CASES_FILTER:-}" ]; then
 fi
 sort -s -t "$(printf '\t')" -k1,1 "$work/all" | cut -f2- > "$work/sorted"
 
-# normalise TOOLPATH NAME < raw > clean: the program path becomes the tool's name, the other
-# programs of its directory are those of /usr/sbin (the node-list scripts run the
-# ibnetdiscover installed beside them, whose messages carry its path; in an
-# --enable-shared-tools build that is libtool's wrapper, which runs .libs/<tool>), pids
-# become "N", and so does OpenSM's SMInfo activity count, which grows with every MAD the SM
-# sends (what really differs between two runs).
+# normalise TOOLPATH NAME < raw > clean: tool_normalise (our-tool.sh), and the files the
+# cases write named alike.
 normalise() {
-	sed -e "s#$1#$2#g" -e "s#${1%/*}/.libs/#/usr/sbin/#g" -e "s#${1%/*}/#/usr/sbin/#g" \
-	    -e 's/activity count [0-9][0-9]*/activity count N/' \
-	    -e 's/\[pid [0-9][0-9]*\]/[pid N]/g' \
-	    -e 's/^ibwarn: \[[0-9][0-9]*\]/ibwarn: [N]/' \
-	    -e 's/^ibpanic: \[[0-9][0-9]*\]/ibpanic: [N]/' \
-	    -e 's/^# Topology file: generated on .*/# Topology file: generated on DATE/' \
+	tool_normalise "$1" "$2" \
 	    -e "s#$work/[a-z]*\.file#OUTFILE#g" -e "s#$work/cache-[^ ]*-\(ref\|ours\)#CACHEFILE#g"
 }
 

@@ -118,24 +118,26 @@ _fabric_ours() {
 		grep -qxF "IBMGMT_FABRIC_ID=$FABRIC_SOCK:$2"
 }
 
+# _fabric_gone PID ROLE NAPS: waits until our ROLE process PID is gone, at most NAPS
+# times 0.05 s; 1 if it is still there.
+_fabric_gone() {
+	_fg_n=$3
+	while [ "$_fg_n" -gt 0 ] && _fabric_ours "$1" "$2"; do
+		_fabric_nap 0.05
+		_fg_n=$((_fg_n - 1))
+	done
+	! _fabric_ours "$1" "$2"
+}
+
 # _fabric_kill PID ROLE SECONDS: SIGTERM, then SIGKILL after SECONDS.
 _fabric_kill() {
 	[ -n "${1:-}" ] || return 0
 	if _fabric_ours "$1" "$2"; then
 		kill -TERM "$1" 2>/dev/null || :
-		_fk_n=$(($3 * 20))
-		while [ "$_fk_n" -gt 0 ] && _fabric_ours "$1" "$2"; do
-			_fabric_nap 0.05
-			_fk_n=$((_fk_n - 1))
-		done
-		if _fabric_ours "$1" "$2"; then
+		if ! _fabric_gone "$1" "$2" $(($3 * 20)); then
 			_fabric_say "fabric_stop: $2 (pid $1) ignored SIGTERM for $3 s, sending SIGKILL"
 			kill -KILL "$1" 2>/dev/null || :
-			_fk_n=40
-			while [ "$_fk_n" -gt 0 ] && _fabric_ours "$1" "$2"; do
-				_fabric_nap 0.05
-				_fk_n=$((_fk_n - 1))
-			done
+			_fabric_gone "$1" "$2" 40 || :
 		fi
 	fi
 	# Reap it if it is our child (no-op otherwise).
@@ -336,43 +338,115 @@ fabric_start() {
 	fi
 
 	_fabric_write_osm_conf
+	_fabric_sm_launch
+	if ! _fabric_sm_wait "$_fs_deadline"; then
+		_fabric_start_failed "$_fsw_why"
+		return 1
+	fi
+	_fabric_write_pids
+	_fabric_verbose "subnet up in $(($(date +%s) - _fs_t0)) s: $_fsw_last"
+	return 0
+}
+
+# Starts OpenSM on $FABRIC_SM_NODE in the background (FABRIC_SM_PID, sm.pid).
+_fabric_sm_launch() {
 	(
 		cd "$FABRIC_DIR" || exit 1
 		IBMGMT_FABRIC_ID=$FABRIC_SOCK:sm IBSIM_SOCKNAME=$FABRIC_SOCK SIM_HOST=$FABRIC_SM_NODE
 		OSM_TMP_DIR=$FABRIC_DIR OSM_CACHE_DIR=$FABRIC_DIR LD_PRELOAD=$FABRIC_UMAD2SIM
 		export IBMGMT_FABRIC_ID IBSIM_SOCKNAME SIM_HOST OSM_TMP_DIR OSM_CACHE_DIR LD_PRELOAD
 		exec "$FABRIC_OPENSM" -F "$FABRIC_DIR/opensm.conf" -f "$FABRIC_SM_LOG" \
-			</dev/null >opensm.out 2>&1
+			</dev/null >>opensm.out 2>&1
 	) &
 	FABRIC_SM_PID=$!
 	echo "$FABRIC_SM_PID" > "$FABRIC_DIR/sm.pid"
+}
 
-	# Up = OpenSM logged its first "SUBNET UP" and the reference sminfo, run
-	# on the SM's node, reports it MASTER (state 3).
-	_fs_last=
+# _fabric_sm_wait DEADLINE: wait (until the date +%s DEADLINE) until OpenSM has
+# logged "SUBNET UP" and the reference sminfo, run on the SM's node, reports it
+# MASTER (state 3).  On failure returns 1 with the reason in $_fsw_why; the
+# last sminfo output is in $_fsw_last.
+_fabric_sm_wait() {
+	_fsw_last= _fsw_why=
 	while :; do
 		if ! _fabric_alive "$FABRIC_SIM_PID"; then
-			_fabric_start_failed "ibsim exited while OpenSM was starting"
+			_fsw_why="ibsim exited while OpenSM was starting"
 			return 1
 		fi
 		if ! _fabric_alive "$FABRIC_SM_PID"; then
-			_fabric_start_failed "OpenSM exited (SIM_HOST=$FABRIC_SM_NODE)"
+			_fsw_why="OpenSM exited (SIM_HOST=$FABRIC_SM_NODE)"
 			return 1
 		fi
 		if grep -q 'SUBNET UP' "$FABRIC_SM_LOG" 2>/dev/null; then
-			_fs_last=$(fabric_run "$FABRIC_SM_NODE" timeout 10 "$FABRIC_REF/sminfo" 2>&1) || :
-			case $_fs_last in
-			*"state 3 SMINFO_MASTER"*) break ;;
+			_fsw_last=$(fabric_run "$FABRIC_SM_NODE" timeout 10 "$FABRIC_REF/sminfo" 2>&1) || :
+			case $_fsw_last in
+			*"state 3 SMINFO_MASTER"*) return 0 ;;
 			esac
 		fi
-		if [ "$(date +%s)" -ge "$_fs_deadline" ]; then
-			_fabric_start_failed "OpenSM did not bring the subnet up within ${IBMGMT_FABRIC_TIMEOUT:-30} s (want \"SUBNET UP\" in the log and sminfo state 3; last sminfo: ${_fs_last:-not run})"
+		if [ "$(date +%s)" -ge "$1" ]; then
+			_fsw_why="OpenSM did not bring the subnet up within ${IBMGMT_FABRIC_TIMEOUT:-30} s (want \"SUBNET UP\" in the log and sminfo state 3; last sminfo: ${_fsw_last:-not run})"
 			return 1
 		fi
 		_fabric_nap 0.05
 	done
+}
+
+# ---------------------------------------------------------------------------
+# fabric_sm_stop [SIGNAL]: the subnet manager goes away: OpenSM gets SIGNAL
+# (default KILL, as if it crashed; TERM lets it exit cleanly), and its ibsim
+# client slot is freed (fabric_reap), so requests to the SA (and SMInfo to its
+# port) find no one to answer them.  The switches keep their tables and the
+# ports their LIDs.  Returns 1 with a message if OpenSM was not running or
+# does not go away within 10 s, or if its slot cannot be freed.
+# fabric_sm_start: starts OpenSM again on the same node with the same
+# configuration and waits as fabric_start does (IBMGMT_FABRIC_TIMEOUT) for the
+# subnet to be up again; returns 1 with a message otherwise (the fabric is left
+# running: the caller decides).
+# ---------------------------------------------------------------------------
+fabric_sm_stop() {
+	_fabric_need fabric_sm_stop || return 1
+	_fss_sig=${1:-KILL}
+	if [ -z "${FABRIC_SM_PID:-}" ] || ! _fabric_ours "$FABRIC_SM_PID" sm; then
+		_fabric_say "fabric_sm_stop: OpenSM is not running"
+		return 1
+	fi
+	if ! kill -"$_fss_sig" "$FABRIC_SM_PID" 2>/dev/null; then
+		_fabric_say "fabric_sm_stop: cannot send SIG$_fss_sig to OpenSM (pid $FABRIC_SM_PID)"
+		return 1
+	fi
+	if ! _fabric_gone "$FABRIC_SM_PID" sm 200; then
+		_fabric_say "fabric_sm_stop: OpenSM (pid $FABRIC_SM_PID) still runs 10 s after SIG$_fss_sig"
+		return 1
+	fi
+	wait "$FABRIC_SM_PID" 2>/dev/null || :
+	FABRIC_SM_PID=
+	rm -f "$FABRIC_DIR/sm.pid"
 	_fabric_write_pids
-	_fabric_verbose "subnet up in $(($(date +%s) - _fs_t0)) s: $_fs_last"
+	if ! fabric_reap >/dev/null; then
+		_fabric_say "fabric_sm_stop: cannot free OpenSM's client slot"
+		return 1
+	fi
+	return 0
+}
+
+fabric_sm_start() {
+	_fabric_need fabric_sm_start || return 1
+	if [ -n "${FABRIC_SM_PID:-}" ] && _fabric_ours "$FABRIC_SM_PID" sm; then
+		_fabric_say "fabric_sm_start: OpenSM is already running (pid $FABRIC_SM_PID)"
+		return 1
+	fi
+	if [ "${FABRIC_SM_NODE:-}" = - ]; then
+		_fabric_say "fabric_sm_start: this fabric was started without an SM"
+		return 1
+	fi
+	# a fresh log, so that "SUBNET UP" means this run's (the old one is kept beside it)
+	[ ! -f "$FABRIC_SM_LOG" ] || mv -f "$FABRIC_SM_LOG" "$FABRIC_SM_LOG.old"
+	_fabric_sm_launch
+	if ! _fabric_sm_wait $(($(date +%s) + ${IBMGMT_FABRIC_TIMEOUT:-30})); then
+		_fabric_say "fabric_sm_start: $_fsw_why"
+		return 1
+	fi
+	_fabric_write_pids
 	return 0
 }
 
@@ -425,13 +499,37 @@ _fabric_start_failed() {
 }
 
 # ---------------------------------------------------------------------------
+# fabric_sim_kill: the simulator dies under its clients (SIGKILL to ibsim).
+# Returns once it is gone, or 1 with a message if it was not running or is
+# still there after 2 s.  The fabric is then dead: fabric_stop, and
+# fabric_start again for a new one.
+# ---------------------------------------------------------------------------
+fabric_sim_kill() {
+	_fabric_need fabric_sim_kill || return 1
+	if [ -z "${FABRIC_SIM_PID:-}" ] || ! _fabric_ours "$FABRIC_SIM_PID" sim; then
+		_fabric_say "fabric_sim_kill: ibsim is not running"
+		return 1
+	fi
+	kill -KILL "$FABRIC_SIM_PID" 2>/dev/null || :
+	if ! _fabric_gone "$FABRIC_SIM_PID" sim 40; then
+		_fabric_say "fabric_sim_kill: ibsim (pid $FABRIC_SIM_PID) survived SIGKILL for 2 s"
+		return 1
+	fi
+	wait "$FABRIC_SIM_PID" 2>/dev/null || :
+	return 0
+}
+
+# ---------------------------------------------------------------------------
 # fabric_run SIM_HOST CMD [ARG...]
 # Runs CMD attached to node SIM_HOST (id or description), from the work dir
 # (umad2sim writes sys-<pid>/ into its CWD).  A relative CMD path containing a
 # "/" is made absolute first; other relative paths in ARGs are NOT: they would
 # be taken relative to $FABRIC_DIR.  Exit status, stdout and stderr are CMD's.
 # fabric_run_bg SIM_HOST CMD [ARG...]: the same in the background; the
-# client's own PID is in $FABRIC_BG_PID (and $!).
+# client's own PID is in $FABRIC_BG_PID (and $!).  It gets SIGINT and SIGQUIT
+# as a program started from a terminal does: a shell without job control (dash
+# running a script) starts its background commands with them ignored, so
+# `env --default-signal` (coreutils 8.31) puts them back, where it can.
 # ---------------------------------------------------------------------------
 fabric_run() {
 	_fabric_need fabric_run || return 125
@@ -462,7 +560,7 @@ fabric_run_bg() {
 	/*) ;;
 	*/*) _fr_cmd=$(pwd)/$_fr_cmd ;;
 	esac
-	(_fabric_client_exec "$@") &
+	(_fr_bg=1 _fabric_client_exec "$@") &
 	FABRIC_BG_PID=$!
 	export FABRIC_BG_PID
 }
@@ -472,9 +570,16 @@ fabric_run_bg() {
 _fabric_client_exec() {
 	cd "$FABRIC_DIR" || exit 125
 	IBSIM_SOCKNAME=$FABRIC_SOCK SIM_HOST=$_fr_host IBMGMT_FABRIC_ID=$FABRIC_SOCK:client
-	LD_PRELOAD=${LD_PRELOAD:+$LD_PRELOAD }$FABRIC_UMAD2SIM
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:suppressions=$FABRIC_DIR/asan.supp
-	export IBSIM_SOCKNAME SIM_HOST IBMGMT_FABRIC_ID LD_PRELOAD ASAN_OPTIONS
+	export IBSIM_SOCKNAME SIM_HOST IBMGMT_FABRIC_ID ASAN_OPTIONS
+	_fce_preload=${LD_PRELOAD:+$LD_PRELOAD }$FABRIC_UMAD2SIM
+	# in the background, env resets the signals (see fabric_run_bg); it runs without
+	# umad2sim (whose start-up would take an ibsim slot), and passes it to CMD
+	if [ -n "${_fr_bg:-}" ] && env --default-signal=INT true 2>/dev/null; then
+		exec env --default-signal=INT,QUIT LD_PRELOAD="$_fce_preload" "$_fr_cmd" "$@"
+	fi
+	LD_PRELOAD=$_fce_preload
+	export LD_PRELOAD
 	exec "$_fr_cmd" "$@"
 }
 
@@ -602,7 +707,10 @@ fabric_reap() {
 		done)
 	_frp_n=0 _frp_rc=0
 	for _frp_c in $_frp_dead; do
-		if fabric_console "X $_frp_c" >/dev/null; then
+		if fabric_console "X $_frp_c" >/dev/null 2>&1; then
+			_frp_n=$((_frp_n + 1))
+		elif ! fabric_console Attached | grep -q "^Client $_frp_c: "; then
+			# ibsim dropped it itself in between (a write to the dead client failed)
 			_frp_n=$((_frp_n + 1))
 		else
 			_fabric_say "fabric_reap: could not free client slot $_frp_c"

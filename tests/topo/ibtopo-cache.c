@@ -3,7 +3,8 @@
  * The cache file (libibtopo/cache.c): round trips of topologies built with the internal
  * builders, the byte layout and record order libibnetdisc uses, byte-exact re-saves of cache
  * files libibnetdisc wrote (tests/data/topo/cache-corpus), every class of hostile input with
- * its error, and the atomic save (a failed save leaves neither the file nor a temporary).
+ * its error, and the atomic save (a failed save leaves neither the file nor a temporary, nor
+ * does a killed one where the file system has O_TMPFILE).
  */
 #include "config.h"
 
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -931,6 +933,9 @@ START_TEST(test_errbuf_and_args)
 	ck_assert_int_eq(ibtopo_cache_load_mem(NULL, 5, &t, small, sizeof(small)), -EINVAL);
 	ck_assert_int_eq(ibtopo_cache_load(NULL, &t, small, sizeof(small)), -EINVAL);
 	ck_assert_int_eq(ibtopo_cache_save(NULL, "x"), -EINVAL);
+	ck_assert_int_eq(ibtopo_cache_save_mem(NULL, 5, "x"), -EINVAL);
+	ck_assert_int_eq(ibtopo_cache_save_mem(s.f, s.len, ""), -EINVAL);
+	ck_assert_int_eq(ibtopo_cache_save_mem(s.f, s.len, NULL), -EINVAL);
 	free(s.f);
 }
 END_TEST
@@ -985,6 +990,26 @@ static void tmpdir_free(char *dir)
 	free(dir);
 }
 
+/* A file holding `text` (the old contents of a cache), and the check that it still does */
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static void same_text(const char *path, const char *text)
+{
+	size_t len;
+	uint8_t *got = read_whole(path, &len);
+
+	ck_assert_uint_eq(len, strlen(text));
+	ck_assert_mem_eq(got, text, len);
+	free(got);
+}
+
 START_TEST(test_save_load_file)
 {
 	char *dir = tmpdir_new(), *path, name[256];
@@ -997,14 +1022,8 @@ START_TEST(test_save_load_file)
 
 	ck_assert_int_ge(asprintf(&path, "%s/fabric.cache", dir), 0);
 	/* an old file of the same name is replaced */
-	{
-		FILE *f = fopen(path, "w");
-
-		ck_assert_ptr_nonnull(f);
-		fputs("old", f);
-		fclose(f);
-		chmod(path, 0600);
-	}
+	write_text(path, "old");
+	chmod(path, 0600);
 	ck_assert_int_eq(ibtopo_cache_save(a, path), 0);
 	ck_assert_uint_eq(dir_entries(dir, name, sizeof(name)), 1);
 	ck_assert_str_eq(name, "fabric.cache");
@@ -1043,8 +1062,6 @@ START_TEST(test_save_failure_leaves_nothing)
 	char *dir = tmpdir_new(), *path, name[256];
 	struct ibtopo *a = sample();
 	struct rlimit rl, saved;
-	uint8_t *old;
-	size_t len;
 
 	signal(SIGXFSZ, SIG_IGN);
 	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &saved), 0);
@@ -1054,22 +1071,95 @@ START_TEST(test_save_failure_leaves_nothing)
 	ck_assert_int_ge(asprintf(&path, "%s/fabric.cache", dir), 0);
 	ck_assert_int_eq(ibtopo_cache_save(a, path), -EFBIG);
 	ck_assert_uint_eq(dir_entries(dir, NULL, 0), 0);
-	{
-		FILE *f = fopen(path, "w");
-
-		ck_assert_ptr_nonnull(f);
-		fputs("old contents", f);
-		fclose(f);
-	}
+	write_text(path, "old contents");
 	ck_assert_int_eq(ibtopo_cache_save(a, path), -EFBIG);
 	ck_assert_uint_eq(dir_entries(dir, name, sizeof(name)), 1);
 	ck_assert_str_eq(name, "fabric.cache");
-	old = read_whole(path, &len);
-	ck_assert_uint_eq(len, 12);
-	ck_assert_mem_eq(old, "old contents", 12);
+	same_text(path, "old contents");
 	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &saved), 0);
 	signal(SIGXFSZ, SIG_DFL);
-	free(old);
+	free(path);
+	tmpdir_free(dir);
+	ibtopo_unref(a);
+}
+END_TEST
+
+/* A save killed while it writes (SIGXFSZ at the file size limit, whose default action ends
+ * the process as SIGKILL would, in a child) leaves nothing but the old file: the bytes were
+ * in an unnamed file.  The named temporary file of systems without O_TMPFILE
+ * (TOPO_WRITE_NAMED) stays in that case: it is the fallback's limit. */
+static void killed_save(const char *path, unsigned flags)
+{
+	pid_t pid = fork();
+	int status;
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct rlimit rl = { .rlim_cur = 4096, .rlim_max = 4096 };
+		struct ibtopo *a = sample();
+		uint8_t *buf;
+		size_t len;
+
+		prctl(PR_SET_DUMPABLE, 0); /* no core file */
+		signal(SIGXFSZ, SIG_DFL);
+		serialize(a, &buf, &len);
+		if (setrlimit(RLIMIT_FSIZE, &rl))
+			_exit(3);
+		topo_cache_write(path, buf, len, flags);
+		_exit(2); /* not killed */
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ, "status %#x", status);
+}
+
+START_TEST(test_save_killed_leaves_nothing)
+{
+	char *dir = tmpdir_new(), *path, name[256];
+	struct ibtopo *a = sample();
+	bool unnamed;
+	int fd;
+
+	ck_assert_int_ge(asprintf(&path, "%s/fabric.cache", dir), 0);
+	write_text(path, "old contents");
+	fd = open(dir, O_TMPFILE | O_WRONLY, 0600);
+	unnamed = fd >= 0;
+	if (fd >= 0)
+		close(fd);
+	killed_save(path, 0);
+	ck_assert_uint_eq(dir_entries(dir, name, sizeof(name)), unnamed ? 1 : 2);
+	if (unnamed)
+		ck_assert_str_eq(name, "fabric.cache");
+	same_text(path, "old contents");
+	/* the fallback: the named temporary file stays, the old file as it was */
+	tmpdir_free(dir);
+	dir = tmpdir_new();
+	free(path);
+	ck_assert_int_ge(asprintf(&path, "%s/fabric.cache", dir), 0);
+	killed_save(path, TOPO_WRITE_NAMED);
+	ck_assert_uint_eq(dir_entries(dir, name, sizeof(name)), 1);
+	ck_assert_msg(!strncmp(name, ".ibtopo-cache.", 14) && strlen(name) == 24, "%s", name);
+	/* and it works when not killed, leaving the file alone (ibtopo_cache_save_mem(): the
+	 * unnamed way) */
+	tmpdir_free(dir);
+	dir = tmpdir_new();
+	free(path);
+	ck_assert_int_ge(asprintf(&path, "%s/fabric.cache", dir), 0);
+	{
+		uint8_t *want, *got;
+		size_t wlen, glen;
+
+		serialize(a, &want, &wlen);
+		ck_assert_int_eq(topo_cache_write(path, want, wlen, TOPO_WRITE_NAMED), 0);
+		ck_assert_int_eq(topo_cache_write(path, want, wlen, TOPO_WRITE_NAMED), 0);
+		ck_assert_int_eq(ibtopo_cache_save_mem(want, wlen, path), 0);
+		ck_assert_uint_eq(dir_entries(dir, name, sizeof(name)), 1);
+		ck_assert_str_eq(name, "fabric.cache");
+		got = read_whole(path, &glen);
+		ck_assert_uint_eq(glen, wlen);
+		ck_assert_mem_eq(got, want, wlen);
+		free(want);
+		free(got);
+	}
 	free(path);
 	tmpdir_free(dir);
 	ibtopo_unref(a);
@@ -1228,6 +1318,7 @@ Suite *make_cache_suite(void)
 	tcase_add_test(tc, test_errbuf_and_args);
 	tcase_add_test(tc, test_save_load_file);
 	tcase_add_test(tc, test_save_failure_leaves_nothing);
+	tcase_add_test(tc, test_save_killed_leaves_nothing);
 	tcase_add_test(tc, test_save_errors);
 	tcase_add_test(tc, test_load_errors);
 	suite_add_tcase(s, tc);

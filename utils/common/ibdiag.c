@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ibdiag.h"
@@ -898,4 +899,46 @@ char *ibdiag_nnmap_name(const struct ibdiag_nnmap *map, uint64_t node_guid, cons
 			return strdup(map->v[i].name);
 	snprintf(buf, sizeof(buf), "%s", desc ? desc : "");
 	return strdup(ibdiag_clean_nodedesc(buf));
+}
+
+/* ibdiag_signals_hold(): the signals held, and the one that came meanwhile (a handler's
+ * flag: the one piece of global state a signal needs) */
+static const int held_signals[IBDIAG_HELD_SIGNALS] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
+static volatile sig_atomic_t held_signal;
+
+static void note_signal(int sig)
+{
+	held_signal = sig;
+}
+
+void ibdiag_signals_hold(const char *path, int fd, struct ibdiag_sighold *h)
+{
+	struct sigaction sa = { .sa_handler = note_signal, .sa_flags = SA_RESTART };
+	struct stat st;
+
+	h->on = false;
+	if (fd >= 0 ? fstat(fd, &st) || !S_ISREG(st.st_mode)
+		    : !path || (!stat(path, &st) && !S_ISREG(st.st_mode)))
+		return;
+	sigemptyset(&sa.sa_mask);
+	for (unsigned i = 0; i < IBDIAG_HELD_SIGNALS; i++)
+		sigaddset(&sa.sa_mask, held_signals[i]);
+	held_signal = 0;
+	for (unsigned i = 0; i < IBDIAG_HELD_SIGNALS; i++) {
+		sigaction(held_signals[i], NULL, &h->old[i]);
+		if (h->old[i].sa_handler != SIG_IGN)
+			sigaction(held_signals[i], &sa, NULL);
+	}
+	h->on = true;
+}
+
+void ibdiag_signals_release(struct ibdiag_sighold *h)
+{
+	if (!h->on)
+		return;
+	for (unsigned i = 0; i < IBDIAG_HELD_SIGNALS; i++)
+		sigaction(held_signals[i], &h->old[i], NULL);
+	h->on = false;
+	if (held_signal)
+		raise(held_signal);
 }

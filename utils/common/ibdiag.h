@@ -8,6 +8,7 @@
 #ifndef IBMGMT_UTILS_IBDIAG_H
 #define IBMGMT_UTILS_IBDIAG_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -158,5 +159,24 @@ void ibdiag_nnmap_close(struct ibdiag_nnmap *map);
 char *ibdiag_nnmap_name(const struct ibdiag_nnmap *map, uint64_t node_guid, const char *desc);
 /* clean_nodedesc(): non-printable characters become spaces, at most 64 characters. */
 char *ibdiag_clean_nodedesc(char *desc);
+
+/* ---- Files the tools write ------------------------------------------------------------ */
+
+/* Holds SIGHUP, SIGINT, SIGQUIT and SIGTERM while a tool writes a file, so that one sent
+ * meanwhile ends the tool only once the write is complete, or has failed and cleaned up: no
+ * partial or temporary file stays.  A handler notes the signal (whatever thread gets it:
+ * blocking it in the main thread would not do where a library or a preload, such as the
+ * simulator's umad2sim, runs a thread of its own); ibdiag_signals_release() puts the old
+ * actions back and raises the noted signal, which then ends the tool as it would have.
+ * A signal that was ignored stays ignored.  Only for a regular file (the open `fd` if
+ * >= 0, else `path`, or where nothing exists yet; neither given: nothing held): a FIFO's
+ * reader could keep a Ctrl-C out for ever. */
+#define IBDIAG_HELD_SIGNALS 4
+struct ibdiag_sighold {
+	bool on;
+	struct sigaction old[IBDIAG_HELD_SIGNALS];
+};
+void ibdiag_signals_hold(const char *path, int fd, struct ibdiag_sighold *h);
+void ibdiag_signals_release(struct ibdiag_sighold *h);
 
 #endif /* IBMGMT_UTILS_IBDIAG_H */

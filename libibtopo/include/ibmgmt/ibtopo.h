@@ -355,10 +355,14 @@ bool ibtopo_is_xsigo_tca(uint64_t guid);
 
 /* The format, what it holds and what the reader refuses: doc/libibtopo-cache.md. */
 
-/* Writes atomically (temporary file in path's directory, fsync, rename; a failed save leaves
- * no file and an old one as it was); an existing non-regular file (/dev/null) is written in
- * place.  0 or a negative errno (-EINVAL: no start node; -ENOSPC, -EACCES, ...). */
+/* Writes atomically (an unnamed file in path's directory, fsync, then named and renamed over
+ * path: a failed or killed save leaves no file, and an old one as it was); an existing
+ * non-regular file (/dev/null) is written in place.  0 or a negative errno (-EINVAL: no
+ * start node; -ENOSPC, -EACCES, ...). */
 int ibtopo_cache_save(const struct ibtopo *topo, const char *path);
+/* The same for the `len` bytes at `data`, a cache file made elsewhere (ibcacheedit's edited
+ * file); the bytes are written as they are, unchecked. */
+int ibtopo_cache_save_mem(const void *data, size_t len, const char *path);
 /* Reads a cache file written by us or by libibnetdisc.  0 and *out, or a negative errno and
  * a one-line reason in errbuf: -EINVAL (not a cache file), -EPROTONOSUPPORT (another
  * version), -EPROTO (truncated, inconsistent or hostile content), -EFBIG, -ENOMEM, or the
