@@ -13,6 +13,7 @@
  * implication.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -96,17 +97,6 @@ HARNESS static bool starts(const char *s, const char *prefix, size_t n)
 	return true;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static char *unescape(const char *s, size_t n, size_t *len)
 {
 	char *out = malloc(n + 1);
@@ -122,8 +112,11 @@ static char *unescape(const char *s, size_t n, size_t *len)
 			out[o++] = '\n';
 		else if (s[i] == 'r')
 			out[o++] = '\r';
-		else if (s[i] == 'x' && i + 2 < n && hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
-			out[o++] = (char)(hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
+		else if (s[i] == 'x' && i + 2 < n && isxdigit((unsigned char)s[i + 1]) &&
+			 isxdigit((unsigned char)s[i + 2])) {
+			char hex[3] = { s[i + 1], s[i + 2], 0 };
+
+			out[o++] = (char)strtoul(hex, NULL, 16);
 			i += 2;
 		} else
 			out[o++] = s[i];

@@ -18,7 +18,7 @@
 #   fuzz-decode-mad      utils/decode_mad.c: the whole tool on any standard input
 # Seeds: tests/fuzz/corpus/<target>/ and tests/data/topo/*-corpus/.
 #
-# Short mode (make check): FUZZ_SECONDS (default 33) is the whole budget, split evenly.
+# Short mode (make check): FUZZ_SECONDS (default 36) is the whole budget, split evenly.
 # Long mode (make fuzz-long): FUZZ_RUNS=10000000 runs each target to that many executions
 # (-runs), FUZZ_LONG_SECONDS (default 0: none) caps each target's time, and a summary line
 # per target gives executions, exec/s, time, coverage, new corpus units and crashes.
@@ -26,7 +26,7 @@
 # (FUZZ_BUILD=0 then reuses the binaries).  Exit status: 0 clean, 1 a finding or a failed
 # build, 77 no clang.
 set -u
-: "${top_srcdir:=.}" "${CLANG:=clang}" "${FUZZ_SECONDS:=33}" "${FUZZ_RUNS:=}" \
+: "${top_srcdir:=.}" "${CLANG:=clang}" "${FUZZ_SECONDS:=36}" "${FUZZ_RUNS:=}" \
 	"${FUZZ_LONG_SECONDS:=0}" "${FUZZ_BUILD:=1}"
 command -v "$CLANG" >/dev/null 2>&1 || { echo "SKIP: no clang"; exit 77; }
 out=${FUZZ_OUT:-$(mktemp -d)}
@@ -111,7 +111,7 @@ options() {
 	fuzz-ibtopo-nodemap) echo "-max_len=4096" ;; # lines longer than a 255-byte piece
 	fuzz-ibpath-sysfs) echo "-max_len=8192" ;; # a device with two ports is 2 KB of text
 	fuzz-conffile) echo "-max_len=4096 -close_fd_mask=2" ;; # bad map lines print WARNINGs
-	fuzz-perlre) echo "-max_len=2048" ;;
+	fuzz-perlre) echo "-max_len=512" ;; # the tools' lines are shorter; a match costs length^2
 	fuzz-ibsa-answer) echo "-max_len=4096" ;; # a reassembled table of a few records
 	fuzz-decode-mad) echo "-max_len=4096 -close_fd_mask=3" ;; # a MAD as text, and its decode
 	*) echo "-max_len=1024" ;;
