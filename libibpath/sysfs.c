@@ -113,7 +113,8 @@ static int port_cmp(const void *a, const void *b)
 {
 	const struct ibpath_port *x = a, *y = b;
 
-	return (int)x->num - (int)y->num;
+	/* (not a subtraction: a directory "ports/4294967295" made that wrap, fuzz-ibpath-sysfs) */
+	return (x->num > y->num) - (x->num < y->num);
 }
 
 static bool is_number(const char *s)

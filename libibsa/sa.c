@@ -202,6 +202,9 @@ int ibsa_parse_answer(const struct ibstruct_desc *rec, uint8_t method, const str
 	const uint8_t *data;
 	bool truncated = false;
 
+	/* a type without wire bytes is no record (its table stride would be 0: fuzz-ibsa-answer) */
+	if (!size)
+		return ibsa_err(err, EINVAL, "%s is not an SA record", ibstruct_desc_name(rec));
 	if (!rep || !rep->mad || rep->len < SA_DATA_OFFSET || rep->data_offset != SA_DATA_OFFSET)
 		return ibsa_err(err, EPROTO, "the SA answer to %s %s is shorter than an SA header",
 				ibsa_method_name(method), ibstruct_desc_name(rec));

@@ -26,6 +26,7 @@
 
 #include <ibmgmt/ibsched.h>
 
+#include "conffile.h"
 #include "ibdiag.h"
 #include "ibdiag-topo.h"
 #include "linkinfo.h"
@@ -309,52 +310,24 @@ static int process_opt(void *ctx, int ch, char *arg)
 
 /* ---- Thresholds ----------------------------------------------------------------------- */
 
-static void append(char **str, const char *text)
-{
-	size_t n = *str ? strlen(*str) : 0;
-	char *s = realloc(*str, n + strlen(text) + 1);
-
-	if (!s) {
-		fprintf(stderr, "Failed to allocate memory: %s\n", strerror(errno));
-		exit(1);
-	}
-	strcpy(s + n, text);
-	*str = s;
-}
-
-/* The threshold file: "Name=value" lines, "#" comments.  Unknown names are ignored; a line
- * without "=" sets nothing (the reference crashes on it). */
+/* The threshold file (conffile.c reads it): "Name=value" lines, "#" comments.  Unknown names
+ * are ignored; a line without "=" sets 0 (the reference crashes on it). */
 static void read_thresholds(struct qe *q)
 {
 	FILE *f = fopen(q->threshold_file, "r");
-	char line[1024];
+	const char *names[EXT_COUNT];
+	int rc;
 
 	if (!f)
 		return;
-	append(&q->threshold_str, "Thresholds: ");
-	while (fgets(line, sizeof(line), f)) {
-		char *save = NULL, *text, *name, *val;
-		uint64_t v;
-
-		text = strtok_r(line, "\n", &save);
-		if (!text || *text == '#')
-			continue;
-		name = strtok_r(text, "=", &save);
-		val = strtok_r(NULL, "\n", &save);
-		if (!name)
-			continue;
-		v = val ? strtoul(val, NULL, 0) : 0;
-		for (unsigned i = 0; i < EXT_COUNT; i++) {
-			char tmp[256];
-
-			if (strcmp(name, ext_err_fields[i].name))
-				continue;
-			q->thresholds[i] = v;
-			snprintf(tmp, 255, "[%s = %" PRIu64 "]", name, v);
-			append(&q->threshold_str, tmp);
-		}
-	}
+	for (unsigned i = 0; i < EXT_COUNT; i++)
+		names[i] = ext_err_fields[i].name;
+	rc = ibdiag_thresholds_read(f, names, EXT_COUNT, q->thresholds, &q->threshold_str);
 	fclose(f);
+	if (rc) {
+		fprintf(stderr, "Failed to allocate memory: %s\n", strerror(-rc));
+		exit(1);
+	}
 }
 
 /* ---- PerfMgt MADs --------------------------------------------------------------------------- */

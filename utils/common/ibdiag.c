@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "conffile.h"
 #include "ibdiag.h"
 
 /* infiniband-diags' file, whatever our prefix: the tools are its drop-in replacements and
@@ -97,50 +98,37 @@ void ibdiag_show_error(const struct ibmadrpc_error *err)
 
 /* ---- Config file ----------------------------------------------------------------------- */
 
-/* Keys are matched by prefix and nothing is trimmed, as infiniband-diags does ("Portal=3"
- * sets Port, "CA =x" sets CA to "x"). */
-static bool key_is(const char *name, const char *key)
-{
-	return strncmp(name, key, strlen(key)) == 0;
-}
-
+/* The keys it gives replace the defaults (conffile.c reads it). */
 static void read_config(const char *file)
 {
-	char line[1024];
+	struct ibdiag_config c = { 0 };
 	FILE *f = fopen(file, "r");
 
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *save = NULL, *name, *val;
-
-		if (line[0] == '#')
-			continue;
-		name = strtok_r(line, "=", &save);
-		if (!name)
-			continue;
-		val = strtok_r(NULL, "\n", &save);
-		if (!val)
-			continue;
-		if (key_is(name, "CA")) {
-			free(ibd.ca);
-			ibd.ca = strdup(val);
-		} else if (key_is(name, "Port")) {
-			ibd.ca_port = (unsigned)strtoul(val, NULL, 0);
-		} else if (key_is(name, "timeout")) {
-			ibd.timeout_ms = (unsigned)strtoul(val, NULL, 0);
-		} else if (key_is(name, "MLX_EPI")) {
-			ibd.mlx_epi = strncmp(val, "true", 4) == 0 || strncmp(val, "TRUE", 4) == 0;
-		} else if (key_is(name, "m_key")) {
-			ibd.mkey = strtoull(val, NULL, 0);
-		} else if (key_is(name, "sa_key")) {
-			ibd.sakey = strtoull(val, NULL, 0);
-		} else if (key_is(name, "nd_format")) {
-			free(ibd.nd_format);
-			ibd.nd_format = strdup(val);
-		}
-	}
+	ibdiag_config_read(f, &c);
 	fclose(f);
+	if (c.set & IBDIAG_CONF_CA) {
+		free(ibd.ca);
+		ibd.ca = c.ca;
+		c.ca = NULL;
+	}
+	if (c.set & IBDIAG_CONF_PORT)
+		ibd.ca_port = c.port;
+	if (c.set & IBDIAG_CONF_TIMEOUT)
+		ibd.timeout_ms = c.timeout_ms;
+	if (c.set & IBDIAG_CONF_MLX_EPI)
+		ibd.mlx_epi = c.mlx_epi;
+	if (c.set & IBDIAG_CONF_MKEY)
+		ibd.mkey = c.mkey;
+	if (c.set & IBDIAG_CONF_SAKEY)
+		ibd.sakey = c.sakey;
+	if (c.set & IBDIAG_CONF_ND_FORMAT) {
+		free(ibd.nd_format);
+		ibd.nd_format = c.nd_format;
+		c.nd_format = NULL;
+	}
+	ibdiag_config_clear(&c);
 }
 
 /* ---- Options ------------------------------------------------------------------------------ */
@@ -767,71 +755,10 @@ bool ibdiag_port_info_ext_supported(struct ibdiag_port *p, const struct ibpath_p
 
 /* ---- Node names ---------------------------------------------------------------------------- */
 
-struct nnmap_entry {
-	uint64_t guid;
-	char *name;
-};
-
-struct ibdiag_nnmap {
-	struct nnmap_entry *v;
-	size_t n, cap;
-};
-
-static void nnmap_clear(struct ibdiag_nnmap *map)
-{
-	size_t i;
-
-	for (i = 0; i < map->n; i++)
-		free(map->v[i].name);
-	free(map->v);
-	map->v = NULL;
-	map->n = map->cap = 0;
-}
-
-/* One line: "<guid> <name>", the name being the first token after the GUID delimited by
- * '"' or '#' (the line ends at its newline).  -1 for a line whose GUID is not a number
- * followed by a blank, '#' or the end; a line without a name is skipped. */
-static int nnmap_line(struct ibdiag_nnmap *map, char *line)
-{
-	char *p = line, *end, *save = NULL, *name;
-	uint64_t guid;
-
-	p[strcspn(p, "\n")] = '\0';
-	while (isspace((unsigned char)*p))
-		p++;
-	if (*p == '\0' || *p == '#')
-		return 0;
-	guid = strtoull(p, &end, 0);
-	if (end == p || (!isspace((unsigned char)*end) && *end != '#' && *end != '\0'))
-		return -1;
-	p = end;
-	while (isspace((unsigned char)*p))
-		p++;
-	name = strtok_r(p, "\"#", &save);
-	if (!name)
-		return 0;
-	if (map->n == map->cap) {
-		size_t cap = map->cap ? 2 * map->cap : 64;
-		struct nnmap_entry *v = realloc(map->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		map->v = v;
-		map->cap = cap;
-	}
-	map->v[map->n].guid = guid;
-	map->v[map->n].name = strdup(name);
-	if (!map->v[map->n].name)
-		return -1;
-	map->n++;
-	return 0;
-}
-
+/* (the reader, ibdiag_nnmap_close() and ibdiag_nnmap_name() are in conffile.c) */
 struct ibdiag_nnmap *ibdiag_nnmap_open(const char *file)
 {
 	struct ibdiag_nnmap *map;
-	char *line = NULL;
-	size_t cap = 0;
 	FILE *f;
 
 	if (!file) {
@@ -844,61 +771,9 @@ struct ibdiag_nnmap *ibdiag_nnmap_open(const char *file)
 		fprintf(stderr, "WARNING failed to open node name map \"%s\" (%s)\n", file, strerror(errno));
 		return NULL;
 	}
-	map = calloc(1, sizeof(*map));
-	if (!map) {
-		fclose(f);
-		return NULL;
-	}
-	while (getline(&line, &cap, f) != -1) {
-		char *copy = strdup(line);
-
-		if (!copy || nnmap_line(map, line) < 0) {
-			size_t l = copy ? strlen(copy) : 0;
-
-			if (l && copy[l - 1] == '\n')
-				copy[l - 1] = '\0';
-			fprintf(stderr, "WARNING failed to parse node name map \"%s\"\n", file);
-			fprintf(stderr, "WARNING failed line: \"%s\"\n", copy ? copy : "");
-			free(copy);
-			nnmap_clear(map);
-			break;
-		}
-		free(copy);
-	}
-	free(line);
+	map = ibdiag_nnmap_read(f, file);
 	fclose(f);
 	return map;
-}
-
-void ibdiag_nnmap_close(struct ibdiag_nnmap *map)
-{
-	if (!map)
-		return;
-	nnmap_clear(map);
-	free(map);
-}
-
-char *ibdiag_clean_nodedesc(char *desc)
-{
-	size_t i;
-
-	for (i = 0; desc[i] && i < 64; i++)
-		if (!isprint((unsigned char)desc[i]))
-			desc[i] = ' ';
-	desc[i] = '\0';
-	return desc;
-}
-
-char *ibdiag_nnmap_name(const struct ibdiag_nnmap *map, uint64_t node_guid, const char *desc)
-{
-	char buf[65];
-	size_t i;
-
-	for (i = 0; map && i < map->n; i++)
-		if (map->v[i].guid == node_guid)
-			return strdup(map->v[i].name);
-	snprintf(buf, sizeof(buf), "%s", desc ? desc : "");
-	return strdup(ibdiag_clean_nodedesc(buf));
 }
 
 /* ibdiag_signals_hold(): the signals held, and the one that came meanwhile (a handler's

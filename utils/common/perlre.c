@@ -5,6 +5,13 @@
  * at the end of a group's sequence, goes on with the rest of the enclosing sequence through
  * a chain of continuations kept on the C stack, so that every repetition count of every
  * quantifier is tried in Perl's order and the first success is Perl's match.
+ *
+ * Whether the rest of the pattern matches from a node at a subject position depends on
+ * nothing else (a group repeats at most once and there are no backreferences, so the
+ * continuation of a node is always the same), so a failure there is remembered in a bitmap
+ * of nodes x positions and never tried again: a match costs at most nodes x length^2 steps
+ * instead of length^k for k unbounded quantifiers (fuzz-perlre found lines of a few hundred
+ * bytes taking seconds).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,12 +35,24 @@ struct node {
 struct seq {
 	struct node *v;
 	int n, cap;
+	int base; /* the memo index of v[0]; v[i] (i <= n, n: the end) is base + i */
 };
 
 struct perlre {
 	struct seq root;
 	int groups;
+	int slots; /* memo indexes in all sequences */
 };
+
+/* give every sequence position (its end included) a memo index */
+static void number_seq(struct seq *q, int *next)
+{
+	q->base = *next;
+	*next += q->n + 1;
+	for (int i = 0; i < q->n; i++)
+		if (q->v[i].sub)
+			number_seq(q->v[i].sub, next);
+}
 
 static void set_add(uint8_t *set, unsigned c)
 {
@@ -233,6 +252,7 @@ struct perlre *perlre_compile(const char *pattern)
 		perlre_free(re);
 		return NULL;
 	}
+	number_seq(&re->root, &re->slots);
 	return re;
 }
 
@@ -250,6 +270,7 @@ struct mctx {
 	const char *s;
 	int len;
 	struct perlre_match *m;
+	uint8_t *failed; /* bit (base + i) * (len + 1) + pos: no match from there; NULL: no memo */
 };
 
 /* What follows the end of a group's sequence: close the group, go on at seq[i]. */
@@ -281,7 +302,22 @@ static bool match_rest(struct mctx *c, int pos, const struct cont *k)
 	return false;
 }
 
+static bool match_node(struct mctx *c, const struct seq *q, int i, int pos, const struct cont *k);
+
 static bool match_seq(struct mctx *c, const struct seq *q, int i, int pos, const struct cont *k)
+{
+	size_t bit = ((size_t)q->base + (size_t)i) * ((size_t)c->len + 1) + (size_t)pos;
+
+	if (c->failed && (c->failed[bit >> 3] & (1u << (bit & 7))))
+		return false;
+	if (match_node(c, q, i, pos, k))
+		return true;
+	if (c->failed)
+		c->failed[bit >> 3] |= (uint8_t)(1u << (bit & 7));
+	return false;
+}
+
+static bool match_node(struct mctx *c, const struct seq *q, int i, int pos, const struct cont *k)
 {
 	const struct node *n;
 	int run;
@@ -327,16 +363,20 @@ static bool match_seq(struct mctx *c, const struct seq *q, int i, int pos, const
 
 bool perlre_match(const struct perlre *re, const char *subject, struct perlre_match *m)
 {
-	struct mctx c = { subject, (int)strlen(subject), m };
+	struct mctx c = { subject, (int)strlen(subject), m, NULL };
+	size_t bits = (size_t)re->slots * ((size_t)c.len + 1);
+	bool found = false;
 
-	for (int start = 0; start <= c.len; start++) {
+	/* (without memory for the bitmap, the plain backtracking gives the same answer) */
+	c.failed = calloc(bits / 8 + 1, 1);
+	for (int start = 0; start <= c.len && !found; start++) {
 		for (int g = 0; g < PERLRE_MAX_GROUPS; g++)
 			m->start[g] = m->end[g] = -1;
 		m->start[0] = start;
-		if (match_seq(&c, &re->root, 0, start, NULL))
-			return true;
+		found = match_seq(&c, &re->root, 0, start, NULL);
 	}
-	return false;
+	free(c.failed);
+	return found;
 }
 
 char *perlre_group(const char *subject, const struct perlre_match *m, unsigned n)
