@@ -89,6 +89,10 @@ IBPATH_EXPORT int ibpath_devlist_select_ca_port(const struct ibpath_devlist *lis
 
 	if (!list || !out)
 		return -EINVAL;
+	/* libibumad takes the port as an int, and a negative one means "not given" (what the
+	 * tools' -P 4294967295, -P -1 or -P 2^64 come to) */
+	if ((int)port < 0)
+		port = 0;
 	if (ca && *ca) {
 		const struct ibpath_device *dev = ibpath_devlist_find(list, ca);
 		const struct ibpath_port *p;
