@@ -101,8 +101,8 @@ int ibpath_port_format(const struct ibpath_port *port, char *buf, size_t len);
 int ibpath_devlist_select(const struct ibpath_devlist *list, const char *spec,
 			  const struct ibpath_port **out, char *err, size_t errlen);
 /* infiniband-diags -C/-P semantics (libibumad): ca NULL and/or port 0 mean "not given"
- * (so does a port that is negative as an int, libibumad's type); both given are used as
- * they are. */
+ * (without ca, so does a port that is negative as an int, libibumad's type); both given
+ * are used as they are. */
 int ibpath_devlist_select_ca_port(const struct ibpath_devlist *list, const char *ca, unsigned port,
 				  const struct ibpath_port **out, char *err, size_t errlen);
 
