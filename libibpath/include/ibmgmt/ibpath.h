@@ -200,7 +200,8 @@ enum {
 	IBPATH_PARSE_GID = 1 << 3,  /* the text is a GID */
 	IBPATH_PARSE_MCAST = 1 << 4, /* allow multicast LIDs (0xc000-0xfffe) */
 	/* With IBPATH_PARSE_DR: read the path as infiniband-diags' str2drpath() does (atoi()
-	 * of each comma-separated element, element 0 ignored), for drop-in tools. */
+	 * of each comma-separated element; element 0, which the SMA ignores, kept as given,
+	 * as libibmad sends and prints it), for drop-in tools. */
 	IBPATH_PARSE_DR_ATOI = 1 << 5,
 };
 
