@@ -290,10 +290,13 @@ static void common_option(int ch, char *arg)
 		errno = 0;
 		ibd.mkey = strtoull(arg, &end, 0);
 		if (errno || *end != '\0') {
-			/* not a number: ask for it, as the reference does */
-			char *typed = getpass("M_Key: ");
+			/* not a number: ask for it, as the reference does.  Its errno check also
+			 * sees what getpass() left there: without a terminal (no /dev/tty to open)
+			 * the answer is always a "Bad M_Key" */
+			char *typed;
 
 			errno = 0;
+			typed = getpass("M_Key: ");
 			ibd.mkey = typed ? strtoull(typed, &end, 0) : 0;
 			if (!typed || errno || *end != '\0')
 				IBEXIT("Bad M_Key");
