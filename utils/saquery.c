@@ -256,6 +256,10 @@ static int sa_query(uint8_t method, uint16_t attr_id, uint32_t attr_mod, uint64_
 		uint16_t status = err ? ibmadrpc_error_status(err) : 0;
 
 		ibmadrpc_error_free(err);
+		/* the reference's warning, with the newline of its own that leaves an empty
+		 * line on stderr */
+		if (rc == -ETIMEDOUT)
+			IBWARN("umad_recv failed: attr 0x%x: %s\n", attr_id, strerror(-rc));
 		if (!status)
 			return -rc;
 		res->status = status;
@@ -1531,13 +1535,16 @@ int main(int argc, char **argv)
 		ibdiag_show_usage();
 	}
 
-	if (!find_sm(&sm_lid, &sm_sl)) {
-		/* the reference warns "No SM/SA found" (a libibmad debug line) and panics with
-		 * the errno of its failed sysfs look-up */
+	/* the reference binds its SA handle: the SM from sysfs, then the port (-P 65536 finds
+	 * the SM of port 0 but opens no port); a failure of either is a panic with the errno
+	 * of its failed sysfs look-up (and, for the SM, a libibmad debug line "No SM/SA
+	 * found") */
+	if (find_sm(&sm_lid, &sm_sl))
+		port = ibdiag_try_open_port();
+	if (!port) {
 		errno = ENOENT;
 		IBPANIC("Failed to bind to the SA");
 	}
-	port = ibdiag_open_port();
 	/* as the reference's SA agent (rmpp_version 1): the kernel reassembles multi-MAD
 	 * answers, and under the simulator the one MAD that arrives is taken as it is */
 	ibmadrpc_port_set_kernel_rmpp(port->port, true);
