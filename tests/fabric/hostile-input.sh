@@ -9,11 +9,11 @@
 #   - leaves no file behind where an output file could not be written completely,
 #   - and, where the reference (/usr/sbin/<tool>) ends normally on the same input, ends with
 #     its exit status and its text (stdout and stderr, libibmad's "ibwarn:" lines left out):
-#     a difference is printed as a DIFF line and counted in the table's "differs" column;
-#     it fails the case only with IBMGMT_HOSTILE_STRICT=1 (the differences still open are
-#     listed in the notes of issue 14).  Not compared: output files where the reference
-#     claims success or leaves a partial file (ours must fail there), and directed routes
-#     of more than 63 hops (the reference writes past its 64-byte path array).
+#     a difference is printed as a DIFF line, counted in the table's "differs" column, and
+#     fails the case unless known_diff() below lists it with the reason (or with
+#     IBMGMT_HOSTILE_STRICT=0).  Not compared: output files where the reference claims
+#     success or leaves a partial file (ours must fail there), and directed routes of more
+#     than 63 hops (the reference writes past its 64-byte path array).
 # Classes (the table the script prints at the end):
 #   number    huge (2^64, 10^20-1, 2^32, 65536), negative (-1, -65536) and 0 where a tool
 #             takes a number (LIDs, ports, counts, -t, -o, -m, -n, -P ...)
@@ -40,7 +40,9 @@
 #                                                   two values a slot: see pick())
 #   IBMGMT_HOSTILE_VERBOSE=1                        every case as it runs
 #   IBMGMT_HOSTILE_NOREF=1                          no reference runs
-#   IBMGMT_HOSTILE_STRICT=1                         a difference from the reference fails
+#   IBMGMT_HOSTILE_STRICT=0                         a difference from the reference that
+#                                                   known_diff() does not list is only
+#                                                   printed (default: it fails)
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 top_srcdir=$(cd "$top_srcdir" && pwd)
@@ -87,8 +89,12 @@ dr_path() { # N: "0,1,1,...,1" with N hops
 DRS="$(dr_path 63) $(dr_path 64) $(dr_path 65) $(dr_path 300) 0,1,,2 0,256 0,-1 1,1 0,1x ,"
 
 # files to read
+# (the same bytes in every run, so that a difference from the reference is reproducible:
+# every byte value, 16 times)
 printf '\000\001\377\376binary\000\n\377\277\n' > "$work/binary"
-head -c 4096 /dev/urandom >> "$work/binary" 2>/dev/null || :
+_b=$(awk 'BEGIN { for (i = 0; i < 256; i++) printf "\\%03o", i }')
+for _i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do printf "$_b"; done >> "$work/binary"
+[ "$(wc -c < "$work/binary")" -eq 4111 ] || { echo "ERROR: cannot write the binary file"; exit 99; }
 mkdir "$work/adir"
 : > "$work/empty"
 mkfifo "$work/fifo" || { echo "ERROR: mkfifo failed"; exit 99; }
@@ -103,6 +109,19 @@ else
 	FULL=   # not root: no device node of our own, and /dev/full is not risked
 fi
 OUTFILES="$FULL $work/no/such/dir/out $work/adir FSIZE"
+
+# known_diff TOOL ARGS...: the differences from the reference that stay, each with its reason
+# (printed); false for any other.
+known_diff() {
+	case "$*" in
+	"saquery --slid "*" PR")
+		# a PathRecord table of more than one MAD: the simulator hands over only the first
+		# MAD, and the last record is read past it, from memory the reference's realloc()
+		# left as it was (different garbage each run); ours reads zeros
+		echo "the reference prints uninitialised memory" ;;
+	*) return 1 ;;
+	esac
+}
 
 # ---- counters ----------------------------------------------------------------------------
 CLASSES="number long bytes drpath option missing infile outfile"
@@ -121,7 +140,13 @@ if [ -n "$pm" ]; then
 	sed 's#^\$IBswcountlimits::cache_dir *= .*#$IBswcountlimits::cache_dir = $ENV{IBMGMT_DIAGS_CACHE_DIR};#' "$pm" > "$work/perl/IBswcountlimits.pm"
 fi
 mkdir -p "$work/ref-cache" "$work/ours-cache" "$work/run"
-work_entries='binary|adir|empty|fifo|full|perl|ref-cache|ours-cache|run|good\.cache|exit-status|(ours|ref)\.(raw1|raw2|out|err|rc|all)'
+work_entries='binary|adir|empty|fifo|full|perl|ibstatus|ref-cache|ours-cache|run|good\.cache|exit-status|(ours|ref)\.(raw1|raw2|out|err|rc|all)'
+# ibstatus reads sysfs only: both read the fake tree tests/data/sysfs/multi
+SYSFS=$top_srcdir/tests/data/sysfs/multi
+if [ -x "$FABRIC_REF/ibstatus" ]; then
+	sed "s#/sys/class/infiniband#$SYSFS/class/infiniband#g" "$FABRIC_REF/ibstatus" > "$work/ibstatus" &&
+		chmod +x "$work/ibstatus" || exit 99
+fi
 
 
 # the exit statuses a man page's EXIT STATUS section names (any number in it)
@@ -138,7 +163,8 @@ documented() { # TOOL: prints the numbers
 # that each run's own MADs move)
 normalise() { # PROG < raw > clean
 	sed -e "s#$1#$(basename "$1")#g" -e "s#$(dirname "$1")/\.libs/##g" -e "s#$(dirname "$1")/##g" \
-	    -e "s#$work#WORK#g" -e 's/\[pid [0-9][0-9]*\]/[pid N]/g' \
+	    -e "s#$work#WORK#g" -e 's#WORK/\(ref\|ours\)-cache/#WORK/CACHE/#g' \
+	    -e "s#$SYSFS#SYSFS#g" -e 's/\[pid [0-9][0-9]*\]/[pid N]/g' \
 	    -e 's/^ibpanic: \[[0-9][0-9]*\]/ibpanic: [N]/' \
 	    -e 's/^\(# Topology file: generated on\) .*/\1 DATE/' \
 	    -e 's/activity count [0-9][0-9]*/activity count N/' \
@@ -170,6 +196,9 @@ one() {
 	done
 	if [ "$_who" = ref ]; then
 		_prog=$FABRIC_REF/$_tool _t=$RT
+		# (the reference ibstatus, a shell script, cannot see the simulator's devices: a
+		# copy reads the fake sysfs tree instead, as in diff-tools.sh's sysfs= cases)
+		[ "$_tool" != ibstatus ] || _prog=$work/ibstatus
 		set -- env IBMGMT_DIAGS_CACHE_DIR="$work/ref-cache" "$_prog" "$@"
 		if head -n 1 "$_prog" | grep -q perl; then
 			set -- env PERL5LIB="$work/perl" "$@"
@@ -178,6 +207,7 @@ one() {
 		_prog=$(our_tool "$top_builddir" "$_tool") _t=$T
 		set -- env PATH="$top_builddir/utils/.libs:$top_builddir/utils:$PATH" \
 			IBMGMT_DIAGS_CACHE_DIR="$work/ours-cache" "$_prog" "$@"
+		[ "$_tool" != ibstatus ] || set -- env IBMGMT_SYSFS_ROOT="$SYSFS" "$@"
 	fi
 	find "$work/run" -mindepth 1 -delete 2>/dev/null
 	(
@@ -261,8 +291,12 @@ t() {
 			else
 				eval "differs_$_c=\$((differs_$_c + 1))"
 				_diff="differs from the reference (exit $_rrc, ours $_rc)"
+				if _known=$(known_diff "$_tool" "$@"); then
+					_diff="$_diff; known: $_known"
+				elif [ "${IBMGMT_HOSTILE_STRICT:-1}" != 0 ]; then
+					_why="${_why:+$_why; }$_diff"
+				fi
 				_ref=$_diff
-				[ -z "${IBMGMT_HOSTILE_STRICT:-}" ] || _why="${_why:+$_why; }$_diff"
 			fi ;;
 		esac
 	fi
@@ -421,9 +455,12 @@ tool_cases() {
 		dr sminfo -D @; drlimits sminfo -D @
 		opts sminfo 1 ;;
 	ibportstate)
-		# queries only: a hostile number never reaches a Set
+		# queries only: a hostile number never reaches a Set.  (-t on switch port 0: port
+		# 1's peer query, LID-routed then directed, goes unanswered on the simulator, so
+		# -t 65536 would wait 65 s per try, as asked)
 		MISSING="-C -P -t -s -y"
-		common ibportstate "$SWLID" 1
+		str ibportstate -C @ "$SWLID" 1; num ibportstate -P @ "$SWLID" 1
+		num ibportstate -t @ "$SWLID" 0; inf ibportstate --config @ "$SWLID" 1
 		num ibportstate @ 1; num ibportstate "$SWLID" @; num ibportstate "$SWLID" @ query
 		str ibportstate "$SWLID" 1 @; str ibportstate @ 1; str ibportstate -G @ 1
 		dr ibportstate -D @ 1; drlimits ibportstate -D @ 1
@@ -448,7 +485,7 @@ tool_cases() {
 		inf ibstat --config @ ibsim0
 		opts ibstat ibsim0 ;;
 	ibstatus)
-		str ibstatus @; str ibstatus ibsim0:@; num ibstatus ibsim0:@
+		str ibstatus @; str ibstatus mlx5_0:@; num ibstatus mlx5_0:@
 		opts ibstatus ;;
 	query)
 		MISSING="-C -P -t"
