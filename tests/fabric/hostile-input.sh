@@ -66,7 +66,20 @@ RT=${IBMGMT_HOSTILE_REF_TIMEOUT:-15} # and of the reference (whose hangs are onl
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ibmgmt-hostile.XXXXXX") || exit 99
 feeder=
-trap 'stop_feeder; fabric_stop; chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT INT TERM HUP
+cleanup() {
+	stop_feeder
+	fabric_stop
+	chmod -R u+w "$work" 2>/dev/null
+	rm -rf "$work"
+}
+# (set again after fabric_start, which sets traps of its own)
+set_traps() {
+	trap cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	trap 'exit 129' HUP
+}
+set_traps
 stop_feeder() {
 	if [ -n "$feeder" ]; then
 		kill "$feeder" 2>/dev/null
@@ -398,6 +411,7 @@ opts() { # TOOL [ARGS...]: unknown options, then every option named in MISSING g
 # LIDs on two-switch.net: sw-a 1 (OpenSM), the others from OpenSM; hca-a2's LID is looked
 # up for the vendor tools (never LID 1).
 fabric_start "$top_srcdir/tests/fabric/topo/two-switch.net" || { echo "ERROR: cannot start the fabric"; exit 99; }
+set_traps
 lid_of() { # DR_PATH PORT: the LID of that port (reference smpquery from hca-a1)
 	fabric_run hca-a1 "$FABRIC_REF/smpquery" -D portinfo "$1" "$2" 2>/dev/null | sed -n 's/^Lid:\.*\([0-9]*\)$/\1/p'
 }
@@ -631,7 +645,9 @@ tool_cases() {
 		opts set_port_state --disable "$NOLID" ;;
 	init_all_ports)
 		MISSING="-C -P -t"
-		num init_all_ports -P @; str init_all_ports -C @
+		# (a -P it accepts, 2^64 or -1 as libibumad, would move every link to Init: the
+		# extra operand makes it stop at the usage)
+		num init_all_ports -P @ extra; str init_all_ports -C @
 		opts init_all_ports ;;
 	set_guid)
 		MISSING="-C -P -t"
