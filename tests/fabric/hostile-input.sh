@@ -132,6 +132,12 @@ known_diff() {
 		# MAD, and the last record is read past it, from memory the reference's realloc()
 		# left as it was (different garbage each run); ours reads zeros
 		echo "the reference prints uninitialised memory" ;;
+	"iblinkinfo -D 0,1,,2"|"iblinkinfo -D 0,256"|"ibqueryerrors -D 0,1,,2"|"ibqueryerrors -D 0,256")
+		# a directed route with a hop through port 0 (an empty element or 256 reads as 0),
+		# which IBA does not define: ibsim answers from the switch the route is at, and
+		# libibnetdisc files that node again ("Duplicate Port" errors) and shows port 0
+		# as a link's far end; libibtopo keeps the first copy of the node
+		echo "a route through port 0: libibnetdisc's bookkeeping of a node met twice" ;;
 	*) return 1 ;;
 	esac
 }
