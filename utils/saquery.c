@@ -256,10 +256,6 @@ static int sa_query(uint8_t method, uint16_t attr_id, uint32_t attr_mod, uint64_
 		uint16_t status = err ? ibmadrpc_error_status(err) : 0;
 
 		ibmadrpc_error_free(err);
-		/* the reference's warning, with the newline of its own that leaves an empty
-		 * line on stderr */
-		if (rc == -ETIMEDOUT)
-			IBWARN("umad_recv failed: attr 0x%x: %s\n", attr_id, strerror(-rc));
 		if (!status)
 			return -rc;
 		res->status = status;

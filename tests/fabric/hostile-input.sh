@@ -132,6 +132,12 @@ known_diff() {
 		# MAD, and the last record is read past it, from memory the reference's realloc()
 		# left as it was (different garbage each run); ours reads zeros
 		echo "the reference prints uninitialised memory" ;;
+	"saquery --smkey "*" NR "*)
+		# OpenSM ignores a query with a wrong SM_Key: the reference's warning for the
+		# unanswered query ("ibwarn: ... umad_recv failed ...") ends with a newline of its
+		# own, an empty line on stderr; ours writes no libibmad warning, and cannot tell
+		# this time-out from a MAD the simulator hands back (no warning in the reference)
+		echo "an empty line after the reference's libibmad warning" ;;
 	"iblinkinfo -D 0,1,,2"|"iblinkinfo -D 0,256"|"ibqueryerrors -D 0,1,,2"|"ibqueryerrors -D 0,256")
 		# a directed route with a hop through port 0 (an empty element or 256 reads as 0),
 		# which IBA does not define: ibsim answers from the switch the route is at, and
