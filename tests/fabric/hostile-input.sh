@@ -25,7 +25,9 @@
 #   infile    a binary file, a directory, an empty file, /dev/null, a FIFO (a writer feeds
 #             it binary bytes, so nothing can block for ever), a nonexistent path, as every
 #             file a tool reads (--config, node-name maps, threshold files, caches, ...)
-#   outfile   /dev/full, a path under a nonexistent directory, a directory, and a regular
+#   outfile   a device node of our own like /dev/full (never /dev/full itself: the
+#             reference's ibnetdiscover --cache unlinks the file it is given), a path
+#             under a nonexistent directory, a directory, and a regular
 #             file whose write fails half way (RLIMIT_FSIZE, SIGXFSZ ignored), as every
 #             file a tool writes
 # Only LIDs that no node has, or LIDs of HCAs other than the SM's, are aimed at by vendor
