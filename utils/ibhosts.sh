@@ -24,7 +24,7 @@ usage() {
 # cannot read makes the shell complain on stderr, with the reference's line number.
 need_value() {
 	case $1 in -*) usage ;; esac
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086,SC2268
 	if _nv_msg=$([ x$1 = x ] 2>&1); then
 		usage
 	fi

@@ -68,6 +68,7 @@ RT=${IBMGMT_HOSTILE_REF_TIMEOUT:-15} # and of the reference (whose hangs are onl
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ibmgmt-hostile.XXXXXX") || exit 99
 feeder=
+# shellcheck disable=SC2317 # (run by the EXIT trap)
 cleanup() {
 	stop_feeder
 	fabric_stop
@@ -108,6 +109,7 @@ DRS="$(dr_path 63) $(dr_path 64) $(dr_path 65) $(dr_path 300) 0,1,,2 0,256 0,-1 
 # every byte value, 16 times)
 printf '\000\001\377\376binary\000\n\377\277\n' > "$work/binary"
 _b=$(awk 'BEGIN { for (i = 0; i < 256; i++) printf "\\%03o", i }')
+# shellcheck disable=SC2059 # (the escapes are the format)
 for _i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do printf "$_b"; done >> "$work/binary"
 [ "$(wc -c < "$work/binary")" -eq 4111 ] || { echo "ERROR: cannot write the binary file"; exit 99; }
 mkdir "$work/adir"
