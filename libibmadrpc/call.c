@@ -859,7 +859,9 @@ static int receive_large(struct ibmadrpc_port *port, int len, bool take)
 
 	if (len <= 0 || len > IBMADRPC_KERNEL_RMPP_MAX)
 		return -EMSGSIZE;
-	big = malloc(UMAD_HDR + (size_t)len);
+	/* zeroed: what does not arrive (the simulator hands over one MAD of a multi-MAD
+	 * answer) reads as zeros, not as stale heap bytes */
+	big = calloc(1, UMAD_HDR + (size_t)len);
 	if (!big)
 		return -ENOMEM;
 	rc = umad_recv(port->fd, big, &len, 0);

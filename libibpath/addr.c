@@ -139,7 +139,9 @@ static int parse_dr(const char *text, unsigned flags, struct ibpath_path **out, 
 	if (!*text)
 		return ibpath_fail(err, errlen, "empty DR path");
 	if (flags & IBPATH_PARSE_DR_ATOI) {
-		/* infiniband-diags str2drpath(): atoi() of each element, element 0 ignored */
+		/* infiniband-diags str2drpath(): atoi() of each element; element 0 is kept as
+		 * given (libibmad sends it in the initial path and prints it; the SMA ignores
+		 * it) */
 		const char *s = text;
 
 		for (;;) {
@@ -153,7 +155,6 @@ static int parse_dr(const char *text, unsigned flags, struct ibpath_path **out, 
 				break;
 			s = c + 1;
 		}
-		ports[0] = 0;
 	} else {
 		char buf[512];
 		size_t l = strlen(text);

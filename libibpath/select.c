@@ -111,6 +111,11 @@ IBPATH_EXPORT int ibpath_devlist_select_ca_port(const struct ibpath_devlist *lis
 		*out = p;
 		return 0;
 	}
+	/* libibumad takes the port as an int: without a device, a negative one means "not
+	 * given" (what the tools' -P 4294967295, -P -1 or -P 2^64 come to); with one, it is
+	 * looked up as it is, and no device has it */
+	if ((int)port < 0)
+		port = 0;
 	/* the first device with an ACTIVE port, else the first with a usable one */
 	for (i = 0; i < list->ndevs; i++) {
 		unsigned num = port;

@@ -361,20 +361,21 @@ START_TEST(test_dr_errors)
 END_TEST
 
 /* IBPATH_PARSE_DR_ATOI: infiniband-diags' str2drpath(): atoi() of every comma-separated
- * element, element 0 ignored, one trailing comma ends the list. */
+ * element, element 0 kept as given (libibmad sends and prints it), one trailing comma ends
+ * the list. */
 START_TEST(test_dr_atoi)
 {
 	const unsigned f = IBPATH_PARSE_DR | IBPATH_PARSE_DR_ATOI;
 	char *s;
 
-	DR("1", f, 0);
+	DR("1", f, 1);
 	DR("0", f, 0);
 	DR("0,x,3", f, 0, 0, 3);
 	DR("0,1,4", f, 0, 1, 4);
 	DR("0,1,4,", f, 0, 1, 4);
 	DR("0,,3", f, 0, 0, 3);
 	DR(",1", f, 0, 1);
-	DR("7,2", f, 0, 2);
+	DR("7,2", f, 7, 2);
 	DR(" 0, 1,2x", f, 0, 1, 2);
 	DR("0,300,-1,256", f, 0, 44, 255, 0);
 	DR("abc", f, 0);

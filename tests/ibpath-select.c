@@ -341,6 +341,10 @@ START_TEST(test_ca_port_multi)
 		ca_port_fails(list, "mlx4_0", 5, "device 'mlx4_0' has no port 5");
 		ca_port_fails(list, "nosuch", 0, "no RDMA device named 'nosuch'");
 		ca_port_fails(list, "nosuch", 1, "no RDMA device named 'nosuch'");
+		/* a port negative as an int (-P -1): "not given" (as 0) without a device, a port no
+		 * device has with one (libibumad) */
+		ca_port_ok(list, NULL, (unsigned)-1, "mlx4_0/2");
+		ca_port_fails(list, "mlx4_0", (unsigned)-1, "device 'mlx4_0' has no port 4294967295");
 		ibpath_devlist_close(list);
 	}
 }

@@ -147,7 +147,7 @@ int main(int argc, char **argv)
 		if (ibdiag_resolve(p, argv[0], ibd.dest_type, &path) < 0)
 			IBEXIT("can't resolve destination port %s", argv[0]);
 	} else {
-		path = self_path(p);
+		path = ibdiag_self(p, NULL, NULL, NULL) < 0 ? NULL : self_path(p);
 		if (!path)
 			IBEXIT("can't resolve self port (null)");
 		portnum = local_port_num(p);

@@ -18,18 +18,25 @@ usage() {
 	exit 255
 }
 
-# an option's value: present and not another option
+# need_value VALUE LINE: an option's value, present and not another option.  The reference
+# tests it unquoted ([ x$2 = x ], at LINE of its script), so the shell splits and globs the
+# value first: a split that the test reads as true ("a -o b") counts as no value, and one it
+# cannot read makes the shell complain on stderr, with the reference's line number.
 need_value() {
 	case $1 in -*) usage ;; esac
-	[ "x$1" != x ] || usage
+	# shellcheck disable=SC2086,SC2268
+	if _nv_msg=$([ x$1 = x ] 2>&1); then
+		usage
+	fi
+	[ -z "$_nv_msg" ] || printf '%s: %s: %s\n' "$0" "$2" "${_nv_msg#"$0: "*": "}" >&2
 }
 
 file= discover_args= key=0
 while [ "$1" ]; do
 	case $1 in
 	-h|--help) usage ;;
-	-y|--m_key) need_value "$2"; key=$2; shift ;;
-	-C|--Ca|-P|--Port|-t|--timeout) need_value "$2"; discover_args="$discover_args $1 $2"; shift ;;
+	-y|--m_key) need_value "$2" 26; key=$2; shift ;;
+	-C|--Ca|-P|--Port|-t|--timeout) need_value "$2" 38; discover_args="$discover_args $1 $2"; shift ;;
 	-*) usage ;;
 	*) [ -z "$file" ] || usage; file=$1 ;;
 	esac
@@ -37,10 +44,13 @@ while [ "$1" ]; do
 done
 
 if [ -n "$file" ]; then
-	topology=$(eval "cat $file")
+	netcmd="cat $file"
 else
-	topology=$(eval "$IBPATH/ibnetdiscover -y $key $discover_args")
+	netcmd="$IBPATH/ibnetdiscover -y $key $discover_args"
 fi
+# unquoted, as the reference: split and globbed before eval joins the words again
+# shellcheck disable=SC2086
+topology=$(eval $netcmd)
 status=$?
 
 if [ "$kind" = Switch ]; then

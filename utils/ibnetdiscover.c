@@ -12,13 +12,15 @@
  * formats instead of the text format, --sa discovers from the SA's records.
  */
 #include <ctype.h>
-#include <inttypes.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "ibdiag.h"
 #include "ibdiag-topo.h"
@@ -815,6 +817,27 @@ static struct ibtopo *load(const char *file)
 	return ibdiag_topo_load(file, why, sizeof(why));
 }
 
+/* The topology file named on the command line: a write that failed (a full disk, /dev/full)
+ * is an error, and a regular file that could not be written whole is removed rather than
+ * left half written.  (infiniband-diags 44 never checks, and exits 0 with a short file.) */
+static void close_topology_file(FILE *f, const char *name)
+{
+	struct stat st;
+	bool regular = !fstat(fileno(f), &st) && S_ISREG(st.st_mode);
+	int err = 0;
+
+	errno = 0;
+	if (fflush(f) == EOF || ferror(f))
+		err = errno ? errno : EIO;
+	if (fclose(f) && !err)
+		err = errno ? errno : EIO;
+	if (!err)
+		return;
+	if (regular)
+		unlink(name);
+	IBEXIT("can't write file %s: %s", name, strerror(err));
+}
+
 int main(int argc, char **argv)
 {
 	static const struct ibdiag_opt opts[] = {
@@ -899,7 +922,10 @@ int main(int argc, char **argv)
 		ibtopo_export_dot(t, nd.f);
 	else
 		dump_topology(&nd, t);
-	fflush(nd.f);
+	if (nd.f != stdout)
+		close_topology_file(nd.f, argv[0]);
+	else
+		fflush(nd.f);
 	ibdiag_signals_release(&hold);
 
 	/* --cache: the old file or the new one, and no temporary file, whatever signal comes
@@ -919,7 +945,5 @@ int main(int argc, char **argv)
 	ibdiag_nnmap_close(nd.map);
 	if (port)
 		ibdiag_topo_close(port);
-	if (nd.f != stdout)
-		fclose(nd.f);
 	return 0;
 }

@@ -540,7 +540,7 @@ static struct ibpath_path *peer_path(const struct ibpath_path *path, int portnum
 		return peer;
 	}
 
-	if (ibpath_path_new(&peer, IBPATH_KIND_DR) < 0)
+	if (ibdiag_self(port, NULL, NULL, NULL) < 0 || ibpath_path_new(&peer, IBPATH_KIND_DR) < 0)
 		MAIN_EXIT("could not resolve self");
 	for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
 		ibpath_path_set(peer, keep[i], ibpath_path_get(path, keep[i]));

@@ -1186,14 +1186,14 @@ int main(int argc, char **argv)
 	const struct ibtopo_node *node;
 	char from[256];
 	bool resolved = false, from_dr = false, json_open = false;
-	int rc = 0;
+	int rc = 0, first;
 
 	if (!q)
 		IBPANIC("out of memory");
 	q->threshold_file = DEF_THRESHOLD_FILE;
 	q->obtain_sl = true;
 	q->json_first_node = true;
-	ibdiag_process_opts(argc, argv, q, "cDGKLnRrSs", opts, process_opt, "", NULL);
+	first = ibdiag_process_opts(argc, argv, q, "cDGKLnRrSs", opts, process_opt, "", NULL);
 	if (!q->print_types)
 		q->print_types = PRINT_SWITCH | PRINT_CA | PRINT_ROUTER;
 
@@ -1208,6 +1208,13 @@ int main(int argc, char **argv)
 		free(q);
 		fprintf(stderr, "Cannot specify cache and direct route path\n");
 		return 255;
+	}
+	if (ibdiag_self(q->port, NULL, NULL, NULL) < 0) {
+		const char *arg = first < argc ? argv[first] : "(null)";
+
+		ibdiag_topo_close(q->port);
+		free(q);
+		IBEXIT("can't resolve self port %s", arg);
 	}
 	q->map = ibdiag_nnmap_open(q->node_name_map);
 

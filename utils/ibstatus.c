@@ -27,12 +27,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <locale.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
 
 /* ---- Growing strings and word lists ---------------------------------------------------- */
 
@@ -499,8 +501,38 @@ static void ib_status_words(const char *dev, const char *port)
 	words_free(&w);
 }
 
+/* Where sed's '.' stops matching in a line: in a multibyte locale (C.UTF-8 ...) it matches
+ * no byte of an invalid sequence.  *first: the start of the first invalid byte (len if
+ * none), *last: the start of the last one (-1 if none). */
+static void invalid_span(const char *line, size_t len, size_t *first, long *last)
+{
+	mbstate_t st;
+	size_t j = 0, n;
+
+	*first = len;
+	*last = -1;
+	if (MB_CUR_MAX == 1)
+		return;
+	memset(&st, 0, sizeof(st));
+	while (j < len) {
+		n = mbrtowc(NULL, line + j, len - j, &st);
+		if (n == (size_t)-1 || n == (size_t)-2) {
+			if (*first == len)
+				*first = j;
+			*last = (long)j;
+			memset(&st, 0, sizeof(st));
+			n = 1;
+		} else if (n == 0) {
+			n = 1;
+		}
+		j += n;
+	}
+}
+
 /* `echo $arg | sed EXPR` for the two cuts the script makes; the result of the command
- * substitution (trailing newlines removed). */
+ * substitution (trailing newlines removed).  As sed matches them, the device ends at the
+ * first ':' that only valid characters follow, the port starts after the last ':' that
+ * only valid characters precede (the same ':' in valid text). */
 static void cut_arg(const char *arg, bool want_port, struct buf *res)
 {
 	struct words w = {0};
@@ -514,12 +546,19 @@ static void cut_arg(const char *arg, bool want_port, struct buf *res)
 	while (*line) {
 		const char *nl = strchr(line, '\n');
 		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		const char *colon_first = memchr(line, ':', len), *colon_last = NULL;
-		size_t j;
+		const char *colon_first = NULL, *colon_last = NULL;
+		size_t j, bad_first;
+		long bad_last;
 
-		for (j = 0; j < len; j++)
-			if (line[j] == ':')
+		invalid_span(line, len, &bad_first, &bad_last);
+		for (j = 0; j < len; j++) {
+			if (line[j] != ':')
+				continue;
+			if (!colon_first && (long)j > bad_last)
+				colon_first = line + j;
+			if (j <= bad_first)
 				colon_last = line + j;
+		}
 		if (!want_port) /* s/:.*$// */
 			buf_add(res, line, colon_first ? (size_t)(colon_first - line) : len);
 		else if (colon_last) /* s/^.*:// */
@@ -540,6 +579,8 @@ int main(int argc, char **argv)
 	const char *root = getenv("IBMGMT_SYSFS_ROOT");
 	int i;
 
+	/* the script's sed cuts its arguments in the user's locale */
+	setlocale(LC_CTYPE, "");
 	prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	snprintf(base, sizeof(base), "%s/class/infiniband", root && *root ? root : "/sys");
 

@@ -704,7 +704,8 @@ static void resolve_target(int argc, char **argv)
 		const char *name = ibmadrpc_port_name(srcport->port);
 		const char *slash = name ? strrchr(name, '/') : NULL;
 
-		if (ibpath_path_new(&target, IBPATH_KIND_IB) < 0)
+		if (ibdiag_self(srcport, NULL, NULL, NULL) < 0 ||
+		    ibpath_path_new(&target, IBPATH_KIND_IB) < 0)
 			ibdiag_exit("main", "can't resolve self port (null)");
 		ibpath_path_set(target, IBPATH_DLID, srcport->lid);
 		info.port = slash ? (int)strtoul(slash + 1, NULL, 0) : 0;

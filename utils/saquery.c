@@ -1427,7 +1427,9 @@ static char *make_usage_args(void)
 	return text;
 }
 
-/* The SA is the SM the local port reports (sysfs sm_lid/sm_sl of the port -C/-P select). */
+/* The SA is the SM the local port reports (sysfs sm_lid/sm_sl of the port -C/-P select), looked
+ * up before the port is opened, with -P cut to 8 bits as the reference's resolve_sm_portid()
+ * takes it (-P -1 asks for port 255). */
 static bool find_sm(uint16_t *sm_lid, uint8_t *sm_sl)
 {
 	struct ibpath_devlist *list;
@@ -1437,8 +1439,8 @@ static bool find_sm(uint16_t *sm_lid, uint8_t *sm_sl)
 
 	if (ibpath_devlist_open(&list, getenv("IBMGMT_SYSFS_ROOT"), 0) < 0)
 		return false;
-	if (ibpath_devlist_select_ca_port(list, ibd.ca, ibd.ca_port, &end_port, why, sizeof(why)) ==
-	    0) {
+	if (ibpath_devlist_select_ca_port(list, ibd.ca, (uint8_t)ibd.ca_port, &end_port, why,
+					  sizeof(why)) == 0) {
 		*sm_lid = ibpath_port_sm_lid(end_port);
 		*sm_sl = ibpath_port_sm_sl(end_port);
 		found = *sm_lid != 0;
@@ -1529,13 +1531,16 @@ int main(int argc, char **argv)
 		ibdiag_show_usage();
 	}
 
-	if (!find_sm(&sm_lid, &sm_sl)) {
-		/* the reference warns "No SM/SA found" (a libibmad debug line) and panics with
-		 * the errno of its failed sysfs look-up */
+	/* the reference binds its SA handle: the SM from sysfs, then the port (-P 65536 finds
+	 * the SM of port 0 but opens no port); a failure of either is a panic with the errno
+	 * of its failed sysfs look-up (and, for the SM, a libibmad debug line "No SM/SA
+	 * found") */
+	if (find_sm(&sm_lid, &sm_sl))
+		port = ibdiag_try_open_port();
+	if (!port) {
 		errno = ENOENT;
 		IBPANIC("Failed to bind to the SA");
 	}
-	port = ibdiag_open_port();
 	/* as the reference's SA agent (rmpp_version 1): the kernel reassembles multi-MAD
 	 * answers, and under the simulator the one MAD that arrives is taken as it is */
 	ibmadrpc_port_set_kernel_rmpp(port->port, true);

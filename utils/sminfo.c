@@ -79,10 +79,14 @@ int main(int argc, char **argv)
 			IBEXIT("can't resolve destination port %s", argv[0]);
 	} else {
 		/* the SM the local port knows, whatever its LID (0 included, as the reference) */
-		if (ibpath_path_new(&path, IBPATH_KIND_IB) < 0)
+		uint16_t sm_lid;
+		uint8_t sm_sl;
+
+		if (ibdiag_self(port, NULL, &sm_lid, &sm_sl) < 0 ||
+		    ibpath_path_new(&path, IBPATH_KIND_IB) < 0)
 			IBEXIT("can't resolve sm port %s", "(null)");
-		ibpath_path_set(path, IBPATH_DLID, ibmadrpc_port_sm_lid(port->port));
-		ibpath_path_set(path, IBPATH_SL, ibmadrpc_port_sm_sl(port->port));
+		ibpath_path_set(path, IBPATH_DLID, sm_lid);
+		ibpath_path_set(path, IBPATH_SL, sm_sl);
 	}
 
 	/* libibmad's field encoders keep the low bits of what does not fit */

@@ -299,7 +299,8 @@ int main(int argc, char **argv)
 		const char *name = ibmadrpc_port_name(port->port);
 		const char *slash = name ? strrchr(name, '/') : NULL;
 
-		if (ibpath_path_new(&path, IBPATH_KIND_IB) < 0 || !port->lid) {
+		if (ibdiag_self(port, NULL, NULL, NULL) < 0 ||
+		    ibpath_path_new(&path, IBPATH_KIND_IB) < 0 || !port->lid) {
 			ibdiag_close_port(port);
 			IBEXIT("can't resolve self port %s", "(null)");
 		}

@@ -131,7 +131,10 @@ int ibdiag_topo_discover(struct ibdiag_port *p, const struct ibdiag_topo_opts *o
 	}
 	if (o->max_hops && (rc = ibtopo_discovery_set_max_hops(disc, o->max_hops)) < 0)
 		goto out;
-	if (o->outstanding && (rc = ibtopo_discovery_set_outstanding(disc, o->outstanding)) < 0)
+	/* libibnetdisc takes any number of SMPs in flight (-o 65536, -o -1); libibtopo at
+	 * most 128 */
+	if (o->outstanding &&
+	    (rc = ibtopo_discovery_set_outstanding(disc, o->outstanding > 128 ? 128 : o->outstanding)) < 0)
 		goto out;
 	/* libibnetdisc: -t or 1000 ms, 3 retries (sent by the kernel: 4 attempts at most) */
 	rc = ibtopo_discovery_set_timeout(disc, ibd.timeout_ms ? ibd.timeout_ms : 1000, 3);

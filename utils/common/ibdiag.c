@@ -279,10 +279,13 @@ static void common_option(int ch, char *arg)
 		errno = 0;
 		ibd.mkey = strtoull(arg, &end, 0);
 		if (errno || *end != '\0') {
-			/* not a number: ask for it, as the reference does */
-			char *typed = getpass("M_Key: ");
+			/* not a number: ask for it, as the reference does.  Its errno check also
+			 * sees what getpass() left there: without a terminal (no /dev/tty to open)
+			 * the answer is always a "Bad M_Key" */
+			char *typed;
 
 			errno = 0;
+			typed = getpass("M_Key: ");
 			ibd.mkey = typed ? strtoull(typed, &end, 0) : 0;
 			if (!typed || errno || *end != '\0')
 				IBEXIT("Bad M_Key");
@@ -453,6 +456,36 @@ void ibdiag_close_port(struct ibdiag_port *p)
 	free(p);
 }
 
+int ibdiag_self(const struct ibdiag_port *p, uint16_t *lid, uint16_t *sm_lid, uint8_t *sm_sl)
+{
+	const char *name = ibmadrpc_port_name(p->port);
+	const char *slash = name ? strchr(name, '/') : NULL;
+	const struct ibpath_device *dev;
+	const struct ibpath_port *end = NULL;
+	struct ibpath_devlist *list;
+	char ca[64];
+
+	if (!slash || (size_t)(slash - name) >= sizeof(ca) ||
+	    ibpath_devlist_open(&list, NULL, 0) < 0)
+		return -1;
+	snprintf(ca, sizeof(ca), "%.*s", (int)(slash - name), name);
+	dev = ibpath_devlist_find(list, ca);
+	if (dev && (uint8_t)ibd.ca_port)
+		end = ibpath_device_port_by_num(dev, (uint8_t)ibd.ca_port);
+	else if (dev)
+		ibpath_devlist_select_ca_port(list, ca, 0, &end, NULL, 0);
+	if (end) {
+		if (lid)
+			*lid = ibpath_port_lid(end);
+		if (sm_lid)
+			*sm_lid = ibpath_port_sm_lid(end);
+		if (sm_sl)
+			*sm_sl = ibpath_port_sm_sl(end);
+	}
+	ibpath_devlist_close(list);
+	return end ? 0 : -1;
+}
+
 struct ibsa *ibdiag_sa(struct ibdiag_port *p)
 {
 	if (p->sa)
@@ -562,7 +595,8 @@ int ibdiag_resolve(struct ibdiag_port *p, const char *text, enum ibdiag_dest typ
 		if (looks_other(text))
 			return resolve_other(p, text, out);
 		guid = strtoull(text, NULL, 0);
-		if (!guid)
+		/* the reference looks up the local port (its SM and GID) first */
+		if (!guid || ibdiag_self(p, NULL, NULL, NULL) < 0)
 			return -1;
 		{
 			ibstruct_gid_t dgid;
@@ -587,7 +621,7 @@ int ibdiag_resolve(struct ibdiag_port *p, const char *text, enum ibdiag_dest typ
 		const char *sp = strchr(text, ' ');
 		long l = strtol(text, NULL, 0);
 
-		if (!sp || l <= 0 || l >= 0xc000)
+		if (!sp || l <= 0 || l >= 0xc000 || ibdiag_self(p, NULL, NULL, NULL) < 0)
 			return -1;
 		if (ibpath_parse(sp + 1, IBPATH_PARSE_DR | IBPATH_PARSE_DR_ATOI, &path, msg, sizeof(msg)) < 0)
 			return -1;
@@ -597,8 +631,12 @@ int ibdiag_resolve(struct ibdiag_port *p, const char *text, enum ibdiag_dest typ
 		return 0;
 	}
 	case IBDIAG_DEST_GID:
-		if (ibpath_parse(text, IBPATH_PARSE_GID, &path, msg, sizeof(msg)) < 0)
+		/* (without -s, the reference looks up the local port's SM first) */
+		if (ibpath_parse(text, IBPATH_PARSE_GID, &path, msg, sizeof(msg)) < 0 ||
+		    (!ibd.sm_given && ibdiag_self(p, NULL, NULL, NULL) < 0)) {
+			ibpath_path_unref(path);
 			return -1;
+		}
 		{
 			int rc = resolve_by_sa(p, path, out);
 

@@ -110,6 +110,12 @@ struct ibdiag_port *ibdiag_open_port(void);
 /* The same, NULL instead of the exit when the port cannot be opened. */
 struct ibdiag_port *ibdiag_try_open_port(void);
 void ibdiag_close_port(struct ibdiag_port *p);
+/* infiniband-diags' resolve_self() and resolve_sm_portid(): libibumad's umad_get_port() on
+ * the opened device with the -P port cut to 8 bits (their parameter is a uint8_t): port 0
+ * is the device's best port, another number must be one of its ports (-P -1 asks for port
+ * 255 and fails, -P -255 is port 1).  0 and that port's LID, SM LID and SL (each pointer
+ * may be NULL), or -1. */
+int ibdiag_self(const struct ibdiag_port *p, uint16_t *lid, uint16_t *sm_lid, uint8_t *sm_sl);
 /* The SA client of the port (-s and sa_key applied); IBEXIT on failure. */
 struct ibsa *ibdiag_sa(struct ibdiag_port *p);
 

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,8 +271,8 @@ struct ibtopo *linkinfo_discover(struct ibdiag_port *p, const char *from, unsign
 		.outstanding = outstanding,
 	};
 	struct ibtopo *t = NULL;
+	int rc = ibdiag_topo_discover(p, &o, &t);
 
-	ibdiag_topo_discover(p, &o, &t);
 	/* libibnetdisc fails before its walk when its own port does not answer */
 	if (!from && !ibdiag_topo_self_resolved(t)) {
 		ibtopo_unref(t);
@@ -279,6 +280,11 @@ struct ibtopo *linkinfo_discover(struct ibdiag_port *p, const char *from, unsign
 		return NULL;
 	}
 	ibdiag_topo_print_errors(t);
+	/* the start node did not answer: libibnetdisc reports its NodeInfo query as it
+	 * reports any other (a topology, and so its error list, only exists after it) */
+	if (!t && from && rc == -ETIMEDOUT)
+		fprintf(stderr, "./libibnetdisc/query_smp.c:186; umad (DR path slid 65535; dlid 65535; "
+			"%s Attr 0x11:0) bad status 110; %s\n", from, strerror(ETIMEDOUT));
 	return t;
 }
 

@@ -100,8 +100,9 @@ int ibpath_port_format(const struct ibpath_port *port, char *buf, size_t len);
  * nothing matches. */
 int ibpath_devlist_select(const struct ibpath_devlist *list, const char *spec,
 			  const struct ibpath_port **out, char *err, size_t errlen);
-/* infiniband-diags -C/-P semantics (libibumad): ca NULL and/or port 0 mean "not given";
- * both given are used as they are. */
+/* infiniband-diags -C/-P semantics (libibumad): ca NULL and/or port 0 mean "not given"
+ * (without ca, so does a port that is negative as an int, libibumad's type); both given
+ * are used as they are. */
 int ibpath_devlist_select_ca_port(const struct ibpath_devlist *list, const char *ca, unsigned port,
 				  const struct ibpath_port **out, char *err, size_t errlen);
 
@@ -199,7 +200,8 @@ enum {
 	IBPATH_PARSE_GID = 1 << 3,  /* the text is a GID */
 	IBPATH_PARSE_MCAST = 1 << 4, /* allow multicast LIDs (0xc000-0xfffe) */
 	/* With IBPATH_PARSE_DR: read the path as infiniband-diags' str2drpath() does (atoi()
-	 * of each comma-separated element, element 0 ignored), for drop-in tools. */
+	 * of each comma-separated element; element 0, which the SMA ignores, kept as given,
+	 * as libibmad sends and prints it), for drop-in tools. */
 	IBPATH_PARSE_DR_ATOI = 1 << 5,
 };
 
