@@ -468,8 +468,10 @@ IBPATH_EXPORT int ibpath_path_format_spec(const struct ibpath_path *path, char *
 
 /* ---- spec parsing ------------------------------------------------------------------------ */
 
+/* any_first: element 0 may be any port (a path's spec: the path may hold what libibmad's
+ * str2drpath() read, IBPATH_PARSE_DR_ATOI); else it must be 0, the local port */
 static int parse_port_list(const char *s, char sep, uint8_t *ports, unsigned *count, char *err,
-			   size_t errlen, const char *what)
+			   size_t errlen, const char *what, bool any_first)
 {
 	unsigned n = 0;
 	const char *p = s;
@@ -490,7 +492,7 @@ static int parse_port_list(const char *s, char sep, uint8_t *ports, unsigned *co
 		if (n == IBPATH_MAX_HOPS + 1)
 			return ibpath_fail(err, errlen, "%s \"%s\" has more than %u hops", what, s,
 					   IBPATH_MAX_HOPS);
-		if (n == 0 && v != 0)
+		if (n == 0 && v != 0 && !any_first)
 			return ibpath_fail(err, errlen,
 					   "%s \"%s\" must start with 0 (the local port)", what, s);
 		ports[n++] = (uint8_t)v;
@@ -515,7 +517,7 @@ int ibpath_parse_dr_ports(const char *s, char sep, uint8_t *ports, unsigned *cou
 int ibpath_parse_dr_ports(const char *s, char sep, uint8_t *ports, unsigned *count, char *err,
 			  size_t errlen)
 {
-	return parse_port_list(s, sep, ports, count, err, errlen, "DR path");
+	return parse_port_list(s, sep, ports, count, err, errlen, "DR path", false);
 }
 
 static int parse_u64(const char *s, uint64_t *v)
@@ -659,7 +661,7 @@ int ibpath_parse_spec(const char *text, struct ibpath_path **out, char *err, siz
 			/* python-rdma writes drPath=0:1:4: (with a trailing separator) */
 			if (vl && val[vl - 1] == ':')
 				val[vl - 1] = 0;
-			rc = parse_port_list(val, ':', ports, &n, err, errlen, name);
+			rc = parse_port_list(val, ':', ports, &n, err, errlen, name, true);
 			if (rc)
 				goto fail;
 			if (name[2] == 'P')
