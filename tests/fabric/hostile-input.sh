@@ -52,15 +52,11 @@ top_builddir=$(cd "$top_builddir" && pwd)
 . "$top_srcdir/tests/fabric/fabric.sh"
 fabric_require
 . "$top_srcdir/tests/fabric/our-tool.sh"
-for d in libibstruct libibpath libibmadrpc libibsched libibsa libibtopo; do
-	LD_LIBRARY_PATH=$top_builddir/$d/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-done
-export LD_LIBRARY_PATH
+our_tool_libs "$top_builddir"
 
 if [ -z "${IBMGMT_TOOLS:-}" ]; then
-	IBMGMT_TOOLS=$(sed -n 's/^IBMGMT_TOOLS *+\{0,1\}= *//p' "$top_srcdir/Makefile.am" | tr '\n' ' ')
-	IBMGMT_TOOLS=$(echo "$IBMGMT_TOOLS" | sed -e 's/\$(IBCHECK_FABRIC_TOOLS)/ibcheckerrors ibchecknet ibcheckstate ibcheckwidth ibdatacounters ibclearcounters ibclearerrors/' \
-		-e 's/\$(IBCHECK_NODE_TOOLS)/ibchecknode ibcheckerrs ibdatacounts ibcheckport ibcheckportstate ibcheckportwidth/')
+	IBMGMT_TOOLS=$(our_tool_list "$top_builddir")
+	[ -n "$IBMGMT_TOOLS" ] || { echo "ERROR: cannot read IBMGMT_TOOLS from $top_builddir/Makefile"; exit 99; }
 fi
 tools=${IBMGMT_HOSTILE_TOOLS:-$IBMGMT_TOOLS}
 T=${IBMGMT_HOSTILE_TIMEOUT:-30}      # seconds for one run of ours

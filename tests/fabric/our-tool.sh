@@ -39,3 +39,12 @@ tool_normalise() {
 	    -e 's/^ibpanic: \[[0-9][0-9]*\]/ibpanic: [N]/' \
 	    -e 's/^# Topology file: generated on .*/# Topology file: generated on DATE/' "$@"
 }
+
+# our_tool_list BUILDDIR: the build's installed tools (its Makefile's IBMGMT_TOOLS), for a
+# test run alone (make check exports IBMGMT_TOOLS); empty when the Makefile cannot say.
+our_tool_list() {
+	# shellcheck disable=SC2016 # $(IBMGMT_TOOLS) is make's
+	printf 'ibmgmt-print-tools:\n\t@echo "IBMGMT_TOOLS: $(IBMGMT_TOOLS)"\n' |
+		${MAKE:-make} -s -C "$1" -f Makefile -f - ibmgmt-print-tools 2>/dev/null |
+		sed -n 's/^IBMGMT_TOOLS: //p'
+}

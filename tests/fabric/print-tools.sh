@@ -44,10 +44,7 @@ top_builddir=$(cd "$top_builddir" && pwd)
 . "$top_srcdir/tests/fabric/fabric.sh"
 fabric_require ibnetdiscover ibhosts ibswitches ibrouters perfquery
 . "$top_srcdir/tests/fabric/our-tool.sh"
-for d in libibstruct libibpath libibmadrpc libibsched libibsa libibtopo; do
-	LD_LIBRARY_PATH=$top_builddir/$d/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-done
-export LD_LIBRARY_PATH
+our_tool_libs "$top_builddir"
 ref_tools=${IBMGMT_REF_BINDIR:-/usr/sbin}
 scripts="ibprintca ibprintrt ibprintswitch ibswportwatch"
 

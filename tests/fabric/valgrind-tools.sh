@@ -96,18 +96,12 @@ vg=$(command -v "$vg")
 . "$top_srcdir/tests/fabric/fabric.sh"
 fabric_require
 . "$top_srcdir/tests/fabric/our-tool.sh"
-for d in libibstruct libibpath libibmadrpc libibsched libibsa libibtopo; do
-	LD_LIBRARY_PATH=$top_builddir/$d/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-done
-export LD_LIBRARY_PATH
+our_tool_libs "$top_builddir"
 
 # ---- the tools of the build ------------------------------------------------------------------
 # make check exports IBMGMT_TOOLS; run alone, the test asks the build's Makefile
 if [ -z "${IBMGMT_TOOLS:-}" ]; then
-	# shellcheck disable=SC2016
-	IBMGMT_TOOLS=$(printf 'ibmgmt-print-tools:\n\t@echo "IBMGMT_TOOLS: $(IBMGMT_TOOLS)"\n' |
-		${MAKE:-make} -s -C "$top_builddir" -f Makefile -f - ibmgmt-print-tools 2>/dev/null |
-		sed -n 's/^IBMGMT_TOOLS: //p')
+	IBMGMT_TOOLS=$(our_tool_list "$top_builddir")
 	[ -n "$IBMGMT_TOOLS" ] || { echo "ERROR: cannot read IBMGMT_TOOLS from $top_builddir/Makefile"; exit 99; }
 fi
 
