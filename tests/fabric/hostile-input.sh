@@ -220,7 +220,7 @@ one() {
 		set -- "$@" "$_a"
 	done
 	if [ "$_who" = ref ]; then
-		_prog=$FABRIC_REF/$_tool _t=$RT
+		_prog=$(ref_tool "$_tool") _t=$RT
 		# (the reference ibstatus, a shell script, cannot see the simulator's devices: a
 		# copy reads the fake sysfs tree instead, as in diff-tools.sh's sysfs= cases)
 		[ "$_tool" != ibstatus ] || _prog=$work/ibstatus
@@ -292,8 +292,8 @@ t() {
 	fi
 	# the reference, where there is one
 	_ref= _diff=
-	if [ -x "$FABRIC_REF/$_tool" ] && [ -z "${IBMGMT_HOSTILE_NOREF:-}" ] &&
-	   { ! head -n 1 "$FABRIC_REF/$_tool" | grep -q perl || [ -n "$pm" ]; }; then
+	if [ -x "$(ref_tool "$_tool")" ] && [ -z "${IBMGMT_HOSTILE_NOREF:-}" ] &&
+	   { ! head -n 1 "$(ref_tool "$_tool")" | grep -q perl || [ -n "$pm" ]; }; then
 		one ref "$_tool" "$@"
 		_rrc=$(cat "$work/ref.rc")
 		case $_rrc in
@@ -677,6 +677,11 @@ tool_cases() {
 		MISSING="-C -P -t"
 		num "$1" @ 1; num "$1" "$HLID" @; str "$1" -G @ 1; str "$1" -C @ "$HLID" 1
 		opts "$1" "$HLID" 1 ;;
+	ibv_devices)
+		# (it reads no argument: every one is ignored, as by the original)
+		MISSING=
+		str ibv_devices @; num ibv_devices @; str ibv_devices -d @
+		opts ibv_devices ;;
 	*)
 		# a tool added since: the generic cases
 		MISSING="-C -P -t"

@@ -48,3 +48,13 @@ our_tool_list() {
 		${MAKE:-make} -s -C "$1" -f Makefile -f - ibmgmt-print-tools 2>/dev/null |
 		sed -n 's/^IBMGMT_TOOLS: //p'
 }
+
+# ref_tool TOOL: the reference program for our TOOL: infiniband-diags' in FABRIC_REF
+# (/usr/sbin, or IBMGMT_REF_BINDIR), except ibv_devices, whose original is ibverbs-utils'
+# in /usr/bin (or IBMGMT_REF_VERBS_BINDIR).
+ref_tool() {
+	case $1 in
+	ibv_devices) echo "${IBMGMT_REF_VERBS_BINDIR:-/usr/bin}/$1" ;;
+	*) echo "${FABRIC_REF:-${IBMGMT_REF_BINDIR:-/usr/sbin}}/$1" ;;
+	esac
+}

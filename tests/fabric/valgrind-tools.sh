@@ -139,6 +139,7 @@ ibstruct-decode - 0 SMPNodeInfo < @W@/nodeinfo.hex
 ibcacheedit - 0 --switchguid 0x200000:0x200099 --caguid 0x100000:0x100077 @DATA@/ibnetdiscover-two-switch.cache @W@/edited.cache
 subnet_diff - 1 @DATA@/ibnetdiscover-two-switch.cache @DATA@/ibnetdiscover-unlinked.cache
 set_nodedesc - 0 -v valgrind-node
+ibv_devices - 0
 ibaddr hca-a1 0 4
 smpquery hca-a1 0 -D nodeinfo 0,1
 smpdump hca-a1 0 -D 0,1 0x15 1
@@ -340,6 +341,16 @@ finish() {
 
 # set_nodedesc writes the node descriptions of a fake sysfs tree, a copy made here
 cp -R "$top_srcdir/tests/data/sysfs/multi" "$work/sysfs" && chmod -R u+w "$work/sysfs" || exit 99
+# ibv_devices lists one device of a fake sysfs tree, its /dev node moved there by
+# tests/ibv-devices-shim.c (tests/ibv-devices.sh says why)
+mkdir -p "$work/verbs/sys/class/infiniband_verbs/uverbs0" "$work/verbs/sys/class/infiniband/rxe0" \
+	"$work/verbs/dev" && echo 6 > "$work/verbs/sys/class/infiniband_verbs/abi_version" &&
+	echo rxe0 > "$work/verbs/sys/class/infiniband_verbs/uverbs0/ibdev" &&
+	echo 231:192 > "$work/verbs/sys/class/infiniband_verbs/uverbs0/dev" &&
+	echo 1 > "$work/verbs/sys/class/infiniband_verbs/uverbs0/abi_version" &&
+	echo 0002:c903:0000:1234 > "$work/verbs/sys/class/infiniband/rxe0/node_guid" &&
+	: > "$work/verbs/dev/uverbs0" &&
+	${CC:-cc} -shared -fPIC -O2 -o "$work/ibv-shim.so" "$top_srcdir/tests/ibv-devices-shim.c" -ldl || exit 99
 # ibstruct-decode decodes a NodeInfo (an HCA with 2 ports, GUIDs 0x100000/0x100001)
 printf '%s\n' '01 01 01 02 00 00 00 00 00 10 00 00 00 00 00 00 00 10 00 00' \
 	'00 00 00 00 00 10 00 01 00 40 00 00 00 00 00 00 01 00 00 00' > "$work/nodeinfo.hex" || exit 99
@@ -350,8 +361,15 @@ while read -r t node want args; do
 	in_build "$t" && wanted "$t" || continue
 	case_env=:
 	[ "$t" != set_nodedesc ] || case_env="IBMGMT_SYSFS_ROOT=$work/sysfs; export IBMGMT_SYSFS_ROOT"
+	[ "$t" != ibv_devices ] ||
+		case_env="SYSFS_PATH=$work/verbs/sys IBMGMT_FAKE_DEV=$work/verbs/dev LD_PRELOAD=$work/ibv-shim.so; export SYSFS_PATH IBMGMT_FAKE_DEV LD_PRELOAD"
 	# shellcheck disable=SC2086
 	run_case "$t" "$node" "$want" $args
+	if [ "$t" = ibv_devices ] && ! grep -q '^    rxe0 ' "$work/out"; then
+		echo "ERROR: ibv_devices did not list the fake tree's device (the set-up did not work):"
+		cat "$work/out"
+		exit 99
+	fi
 done < "$work/cases"
 
 # ---- the fabric ------------------------------------------------------------------------------
