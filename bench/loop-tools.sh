@@ -37,10 +37,7 @@ top_srcdir=$top
 . "$top/tests/fabric/fabric.sh"
 fabric_require iblinkinfo ibqueryerrors ibnetdiscover dump_fts ibroute ibtracert
 . "$top/tests/fabric/our-tool.sh"
-for d in libibstruct libibpath libibmadrpc libibsched libibsa libibtopo; do
-	LD_LIBRARY_PATH=$b/$d/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-done
-export LD_LIBRARY_PATH
+our_tool_libs "$b"
 
 work=$(mktemp -d) || exit 2
 fabric_start "$top/tests/fabric/topo/$topo.net" || exit 1

@@ -27,11 +27,8 @@ cases_dir=$top_srcdir/tests/fabric/cases
 
 # Our tools: the real binaries (not libtool's wrapper scripts, whose argv[0] differs),
 # with the uninstalled libraries on the library path.
-for d in libibstruct libibpath libibmadrpc libibsched libibsa libibtopo; do
-	LD_LIBRARY_PATH=$top_builddir/$d/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-done
-export LD_LIBRARY_PATH
 . "$top_srcdir/tests/fabric/our-tool.sh"
+our_tool_libs "$top_builddir"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ibmgmt-cases.XXXXXX") || exit 99
 trap 'fabric_stop; rm -rf "$work"' EXIT INT TERM HUP

@@ -22,10 +22,7 @@ top_builddir=$(cd "$top_builddir" && pwd)
 . "$top_srcdir/tests/fabric/fabric.sh"
 . "$top_srcdir/tests/fabric/our-tool.sh"
 fabric_require smpquery saquery iblinkinfo
-for d in libibstruct libibpath libibmadrpc libibsched libibsa libibtopo; do
-	LD_LIBRARY_PATH=$top_builddir/$d/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-done
-export LD_LIBRARY_PATH
+our_tool_libs "$top_builddir"
 sd=$(our_tool "$top_builddir" subnet_diff)
 sps=$(our_tool "$top_builddir" set_port_state)
 iap=$(our_tool "$top_builddir" init_all_ports)

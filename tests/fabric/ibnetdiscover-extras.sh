@@ -14,10 +14,7 @@ top_builddir=$(cd "$top_builddir" && pwd)
 . "$top_srcdir/tests/fabric/fabric.sh"
 . "$top_srcdir/tests/fabric/our-tool.sh"
 fabric_require
-for d in libibstruct libibpath libibmadrpc libibsched libibsa libibtopo; do
-	LD_LIBRARY_PATH=$top_builddir/$d/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-done
-export LD_LIBRARY_PATH
+our_tool_libs "$top_builddir"
 tool=$(our_tool "$top_builddir" ibnetdiscover)
 check_json=$top_builddir/tests/topo/json-check
 [ -x "$check_json" ] || { echo "SKIP: $check_json not built (make check builds it)"; exit 77; }

@@ -12,10 +12,7 @@ top_builddir=$(cd "$top_builddir" && pwd)
 . "$top_srcdir/tests/fabric/our-tool.sh"
 fabric_require
 command -v script > /dev/null || { echo "SKIP: no script(1)"; exit 77; }
-for d in libibstruct libibpath libibmadrpc libibsched libibsa libibtopo; do
-	LD_LIBRARY_PATH=$top_builddir/$d/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-done
-export LD_LIBRARY_PATH
+our_tool_libs "$top_builddir"
 tool=$(our_tool "$top_builddir" ibnetdiscover)
 work=$(mktemp -d "${TMPDIR:-/tmp}/ibnd-tty.XXXXXX") || exit 99
 trap 'fabric_stop; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT INT TERM HUP

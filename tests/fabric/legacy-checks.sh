@@ -85,10 +85,7 @@ cases=$?
 # MAD and are left out.
 . "$top_srcdir/tests/fabric/fabric.sh"
 . "$top_srcdir/tests/fabric/our-tool.sh"
-for d in libibstruct libibpath libibmadrpc libibsched libibsa libibtopo; do
-	LD_LIBRARY_PATH=$top_builddir/$d/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-done
-export LD_LIBRARY_PATH
+our_tool_libs "$top_builddir"
 trap 'fabric_stop; rm -rf "$refbin"' EXIT INT TERM HUP
 fabric_start "$top_srcdir/tests/fabric/topo/two-switch.net" || { echo "ERROR: cannot start two-switch"; exit 99; }
 n=0 fail=0

@@ -23,10 +23,7 @@ top_builddir=$(cd "$top_builddir" && pwd)
 # (--enable-shared-tools: then utils/<tool> is libtool's wrapper, which runs the real
 # binary under another name), with those libraries on the library path
 ours=$(dirname "$(our_tool "$top_builddir" ibping)")
-for d in libibstruct libibpath libibmadrpc libibsched libibsa libibtopo; do
-	LD_LIBRARY_PATH=$top_builddir/$d/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-done
-export LD_LIBRARY_PATH
+our_tool_libs "$top_builddir"
 for t in ibping ibsysstat vendstat; do
 	[ -x "$ours/$t" ] || { echo "ERROR: $ours/$t is not built"; exit 99; }
 done

@@ -22,10 +22,7 @@ top_builddir=$(cd "$top_builddir" && pwd)
 . "$top_srcdir/tests/fabric/fabric.sh"
 fabric_require check_lft_balance ibfindnodesusing ibidsverify iblinkinfo ibroute dump_lfts
 . "$top_srcdir/tests/fabric/our-tool.sh"
-for d in libibstruct libibpath libibmadrpc libibsched libibsa libibtopo; do
-	LD_LIBRARY_PATH=$top_builddir/$d/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-done
-export LD_LIBRARY_PATH
+our_tool_libs "$top_builddir"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ibmgmt-scripts.XXXXXX") || exit 99
 trap 'fabric_stop; rm -rf "$work"' EXIT INT TERM HUP

@@ -61,10 +61,7 @@ ours=
 tb=$(cd "$top_builddir" && pwd)
 [ -e "$tb/utils/ibnetdiscover" ] && ours=$(our_tool "$tb" ibnetdiscover)
 # a tool linked to our shared libraries (--enable-shared-tools) finds them here
-for d in libibstruct libibpath libibmadrpc libibsched libibsa libibtopo; do
-	LD_LIBRARY_PATH=$tb/$d/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-done
-export LD_LIBRARY_PATH
+our_tool_libs "$tb"
 if [ -n "$ours" ] && [ -x "$ours" ]; then
 	for start in host-1 vrt; do
 		n=$((n + 1))
