@@ -6,10 +6,13 @@
  * ibscript_next_line() splits them, each matched with the patterns those tools use, and on
  * patterns themselves (ibfindnodesusing and check_lft_balance put command-line text into a
  * pattern).  Checks: a match's groups lie inside the subject in order, group 0 contains the
- * others, and perlre_group() gives those bytes.
+ * others, and perlre_group() gives those bytes; and where plain backtracking is cheap
+ * enough (short subjects: (length + 1)^quantifiers within a budget), the memoised match
+ * (with its shortcut for unbounded runs) gives exactly the plain one's result and groups.
  * Input: byte 0 even: the rest is the text, matched line by line with the tools' patterns;
  * odd: the first line of the rest is a pattern, the lines after it the subjects.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,13 +55,42 @@ static const char *const tool_patterns[] = {
 #define NPATTERNS (sizeof(tool_patterns) / sizeof(tool_patterns[0]))
 
 static struct perlre *compiled[NPATTERNS];
+static int compiled_q[NPATTERNS];
 
-static void match(const struct perlre *re, const char *subject)
+/* an upper bound of the unbounded quantifiers of a pattern ('\\*' counted too) */
+static int quantifiers(const char *pattern)
 {
-	struct perlre_match m;
-	int len = (int)strlen(subject);
+	int q = 0;
 
-	if (!perlre_match(re, subject, &m))
+	for (; *pattern; pattern++)
+		q += *pattern == '*' || *pattern == '+';
+	return q;
+}
+
+/* whether plain backtracking of a subject of len bytes stays within ~10^5 steps */
+static bool plain_is_cheap(int len, int q)
+{
+	double steps = 1;
+
+	while (q-- > 0)
+		if ((steps *= len + 1) > 1e5)
+			return false;
+	return true;
+}
+
+static void match(const struct perlre *re, int q, const char *subject)
+{
+	struct perlre_match m, p;
+	int len = (int)strlen(subject);
+	bool found = perlre_match(re, subject, &m);
+
+	if (plain_is_cheap(len, q)) {
+		if (perlre_match_plain(re, subject, &p) != found)
+			abort();
+		if (found && memcmp(&m, &p, sizeof(m)))
+			abort();
+	}
+	if (!found)
 		return;
 	if (m.start[0] < 0 || m.start[0] > m.end[0] || m.end[0] > len)
 		abort();
@@ -83,6 +115,7 @@ static void match(const struct perlre *re, const char *subject)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct perlre *own = NULL;
+	int own_q = 0;
 	const char *text;
 	size_t pos = 0, len;
 	char *line;
@@ -90,9 +123,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	if (!compiled[0])
-		for (size_t i = 0; i < NPATTERNS; i++)
+		for (size_t i = 0; i < NPATTERNS; i++) {
 			if (!(compiled[i] = perlre_compile(tool_patterns[i])))
 				abort(); /* the tools' own patterns are all supported */
+			compiled_q[i] = quantifiers(tool_patterns[i]);
+		}
 	text = (const char *)data + 1;
 	len = size - 1;
 	if (data[0] & 1) {
@@ -102,16 +137,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			return 0;
 		pattern[strcspn(pattern, "\n")] = '\0';
 		own = perlre_compile(pattern);
+		own_q = quantifiers(pattern);
 		free(pattern);
 		if (!own)
 			return 0;
 	}
 	while ((line = ibscript_next_line(text, len, &pos))) {
 		if (own) {
-			match(own, line);
+			match(own, own_q, line);
 		} else {
 			for (size_t i = 0; i < NPATTERNS; i++)
-				match(compiled[i], line);
+				match(compiled[i], compiled_q[i], line);
 		}
 		free(line);
 	}

@@ -85,7 +85,7 @@ if [ "$FUZZ_BUILD" != 0 ]; then
 	build -I"$out" -I"$topo" -I"$top_srcdir/tests/topo" "$fz/fuzz-ibtopo-nodemap.c" \
 		"$topo/nodemap.c" -o "$out/fuzz-ibtopo-nodemap" &&
 	build -D_GNU_SOURCE -I"$common" "$fz/fuzz-conffile.c" "$common/conffile.c" -o "$out/fuzz-conffile" &&
-	build -D_GNU_SOURCE -I"$common" "$fz/fuzz-perlre.c" "$common/perlre.c" "$common/ibscript.c" \
+	build -D_GNU_SOURCE -DPERLRE_TEST_HOOKS -I"$common" "$fz/fuzz-perlre.c" "$common/perlre.c" "$common/ibscript.c" \
 		-o "$out/fuzz-perlre" &&
 	build -I"$top_srcdir/utils" "$fz/fuzz-decode-mad.c" $IBSTRUCT_OBJS -o "$out/fuzz-decode-mad"; } || exit 1
 fi

@@ -11,7 +11,14 @@
  * continuation of a node is always the same), so a failure there is remembered in a bitmap
  * of nodes x positions and never tried again: a match costs at most nodes x length^2 steps
  * instead of length^k for k unbounded quantifiers (fuzz-perlre found lines of a few hundred
- * bytes taking seconds).
+ * bytes taking seconds).  An unbounded class run (.+ \s* ...) that failed at position p
+ * also fails at p+1 when the byte at p is in its class (every end it could reach from p+1
+ * it could reach from p), and so on along the run: those positions are marked at once.  The
+ * other way round, when the run failed at a later position x of its stretch, a try from p
+ * only needs the repetition counts that end before x + min (the others end where the ones
+ * from x did, and fail the same way); the run is then scanned only up to x, and p..x-1 are
+ * marked when it fails.  With both, the usual patterns (a few unbounded runs) cost about
+ * nodes x length.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -304,16 +311,40 @@ static bool match_rest(struct mctx *c, int pos, const struct cont *k)
 
 static bool match_node(struct mctx *c, const struct seq *q, int i, int pos, const struct cont *k);
 
+static bool failed_at(const struct mctx *c, size_t bit)
+{
+	return c->failed && (c->failed[bit >> 3] & (1u << (bit & 7)));
+}
+
+static void set_failed(struct mctx *c, size_t bit)
+{
+	c->failed[bit >> 3] |= (uint8_t)(1u << (bit & 7));
+}
+
+static size_t memo_bit(const struct mctx *c, const struct seq *q, int i, int pos)
+{
+	return ((size_t)q->base + (size_t)i) * ((size_t)c->len + 1) + (size_t)pos;
+}
+
 static bool match_seq(struct mctx *c, const struct seq *q, int i, int pos, const struct cont *k)
 {
-	size_t bit = ((size_t)q->base + (size_t)i) * ((size_t)c->len + 1) + (size_t)pos;
+	size_t bit = memo_bit(c, q, i, pos);
+	const struct node *n = i < q->n ? &q->v[i] : NULL;
 
-	if (c->failed && (c->failed[bit >> 3] & (1u << (bit & 7))))
+	if (failed_at(c, bit))
 		return false;
 	if (match_node(c, q, i, pos, k))
 		return true;
-	if (c->failed)
-		c->failed[bit >> 3] |= (uint8_t)(1u << (bit & 7));
+	if (!c->failed)
+		return false;
+	set_failed(c, bit);
+	/* an unbounded run fails as well from every later position its class reaches (a
+	 * position marked already has had the rest of that stretch marked too) */
+	if (n && n->kind == N_CLASS && n->max < 0)
+		for (int p = pos + 1; p <= c->len && set_has(n->set, (unsigned char)c->s[p - 1]) &&
+				      !failed_at(c, bit + (size_t)(p - pos));
+		     p++)
+			set_failed(c, bit + (size_t)(p - pos));
 	return false;
 }
 
@@ -345,8 +376,21 @@ static bool match_node(struct mctx *c, const struct seq *q, int i, int pos, cons
 	}
 	for (run = 0; pos + run < c->len && (n->max < 0 || run < n->max) &&
 		      set_has(n->set, (unsigned char)c->s[pos + run]);
-	     run++)
-		;
+	     run++) {
+		/* an unbounded run that failed from a later position x of this stretch: the
+		 * counts that end at x + min or beyond end where one from x did, and fail */
+		if (n->max < 0 && c->failed && failed_at(c, memo_bit(c, q, i, pos + run + 1))) {
+			int cap = run + n->min; /* (x - pos - 1 + min) */
+
+			for (run++; run < cap && pos + run < c->len &&
+				    set_has(n->set, (unsigned char)c->s[pos + run]);
+			     run++)
+				;
+			if (run > cap)
+				run = cap;
+			break;
+		}
+	}
 	if (run < n->min)
 		return false;
 	if (n->lazy) {
@@ -361,15 +405,18 @@ static bool match_node(struct mctx *c, const struct seq *q, int i, int pos, cons
 	return false;
 }
 
-bool perlre_match(const struct perlre *re, const char *subject, struct perlre_match *m)
+static bool search(const struct perlre *re, const char *subject, struct perlre_match *m, bool memo)
 {
 	struct mctx c = { subject, (int)strlen(subject), m, NULL };
 	size_t bits = (size_t)re->slots * ((size_t)c.len + 1);
+	/* (a pattern that starts with ^ can only match at 0) */
+	int last = re->root.n > 0 && re->root.v[0].kind == N_BOL ? 0 : c.len;
 	bool found = false;
 
 	/* (without memory for the bitmap, the plain backtracking gives the same answer) */
-	c.failed = calloc(bits / 8 + 1, 1);
-	for (int start = 0; start <= c.len && !found; start++) {
+	if (memo)
+		c.failed = calloc(bits / 8 + 1, 1);
+	for (int start = 0; start <= last && !found; start++) {
 		for (int g = 0; g < PERLRE_MAX_GROUPS; g++)
 			m->start[g] = m->end[g] = -1;
 		m->start[0] = start;
@@ -378,6 +425,18 @@ bool perlre_match(const struct perlre *re, const char *subject, struct perlre_ma
 	free(c.failed);
 	return found;
 }
+
+bool perlre_match(const struct perlre *re, const char *subject, struct perlre_match *m)
+{
+	return search(re, subject, m, true);
+}
+
+#ifdef PERLRE_TEST_HOOKS
+bool perlre_match_plain(const struct perlre *re, const char *subject, struct perlre_match *m)
+{
+	return search(re, subject, m, false);
+}
+#endif
 
 char *perlre_group(const char *subject, const struct perlre_match *m, unsigned n)
 {

@@ -36,4 +36,10 @@ bool perlre_match(const struct perlre *re, const char *subject, struct perlre_ma
 /* Group n of the last match, malloc'd ("" when it did not take part); NULL on ENOMEM. */
 char *perlre_group(const char *subject, const struct perlre_match *m, unsigned n);
 
+#ifdef PERLRE_TEST_HOOKS
+/* The same search with plain backtracking, no memory of failures: exponential in the
+ * number of unbounded quantifiers, for tests that compare it with perlre_match(). */
+bool perlre_match_plain(const struct perlre *re, const char *subject, struct perlre_match *m);
+#endif
+
 #endif /* IBMGMT_UTILS_PERLRE_H */
