@@ -26,7 +26,9 @@ if ! strace -o /dev/null -e trace=none -e inject=fsync:delay_enter=1 true 2> /de
 	echo "SKIP: no strace(1) with fault injection (strace 4.22)"
 	exit 77
 fi
-# a background command of a shell without job control starts with SIGINT ignored
+# a background command of a shell without job control starts with SIGINT and SIGQUIT
+# ignored, and one run under nohup(1) (as a long loop of the suite may be) with SIGHUP
+# ignored: the tool under test gets every signal of the test at its default action
 env --default-signal=INT true 2> /dev/null ||
 	{ echo "SKIP: no env --default-signal (coreutils 8.31)"; exit 77; }
 our_tool_libs "$top_builddir"
@@ -56,7 +58,7 @@ killed() {
 	shift 3
 	rm -rf "$work/d"
 	mkdir "$work/d" && printf 'old file\n' > "$work/d/F" || exit 99
-	env --default-signal=INT,QUIT strace -o /dev/null -E "LD_PRELOAD=$preload" -e trace=fsync \
+	env --default-signal=HUP,INT,QUIT,TERM strace -o /dev/null -E "LD_PRELOAD=$preload" -e trace=fsync \
 		-e inject=fsync:delay_enter=2000000 "$@" > "$work/out" 2>&1 &
 	_sp=$!
 	# the tool (strace's child) has a file open in the directory: it is in its save
