@@ -192,7 +192,7 @@ mc_join() {
 }
 
 preload_before=${LD_PRELOAD:-}
-n=0 pass=0 fail=0 nref=0 nown=0 cur_topo=
+n=0 pass=0 fail=0 nref=0 nown=0 refcrash=0 cur_topo=
 while IFS= read -r line; do
 	loc=${line%%"	"*}
 	spec=${line#*"	"}
@@ -281,9 +281,22 @@ while IFS= read -r line; do
 			chmod +x "$work/$tool"
 			run "$work/ref" "$host" "" "$work/$tool" "$tool" "$@"
 		else
-			[ -z "$setup" ] || console_file "$setup" || { echo "ERROR: $loc: set-up $setup failed"; exit 99; }
-			[ -z "$ccshim$vendshim" ] || shim_side ref
-			run "$work/ref" "$host" "" "$ref" "$tool" "$@"
+			tries=0
+			while :; do
+				[ -z "$setup" ] || console_file "$setup" || { echo "ERROR: $loc: set-up $setup failed"; exit 99; }
+				[ -z "$ccshim$vendshim" ] || shim_side ref
+				run "$work/ref" "$host" "" "$ref" "$tool" "$@"
+				# The reference killed by a signal (its ibqueryerrors segfaults now and
+				# then: doc/reliability.md) is a defect of the reference, not the output
+				# to compare: run it again, twice at the most.  (Where the reference
+				# always crashes, the case has recorded results, own:.)
+				case $(cat "$work/ref.rc") in 129 | 1[3-8][0-9] | 19[0-2]) ;; *) break ;; esac
+				tries=$((tries + 1))
+				[ "$tries" -le 2 ] || break
+				echo "note: $loc: the reference was killed by a signal (exit $(cat "$work/ref.rc")): run again"
+				refcrash=$((refcrash + 1))
+				[ "$host" = - ] || fabric_reap > /dev/null || { echo "ERROR: $loc: cannot free the crashed reference's ibsim slot"; exit 99; }
+			done
 		fi
 		[ -z "${IBMGMT_REF_RECORD:-}" ] || { mkdir -p "$IBMGMT_REF_RECORD" && write_expected "$work/ref" "$recorded"; }
 		if same "$work/ref" "$work/ours"; then
@@ -315,5 +328,6 @@ while IFS= read -r line; do
 done < "$work/sorted"
 
 echo "$n cases ($nref against the reference, $nown against recorded results): $pass passed, $fail failed"
+[ "$refcrash" -eq 0 ] || echo "(the reference was killed by a signal $refcrash time(s), and run again)"
 [ "$n" -gt 0 ] || exit 77
 [ "$fail" -eq 0 ]
