@@ -40,7 +40,7 @@
 # BUILDDIR is a build tree or a copy of its utils/ directory (frozen binaries, so that the
 # loop keeps running what it started with while the tree is rebuilt).
 set -u
-ref=0 tmo=20 host=hca-a1 only= skip=
+ref=0 tmo=20 host=hca-a1 only='' skip=''
 usage() {
 	echo "usage: $0 [-r | -R] [-t SECONDS] [-H NODE] [-o REGEX] [-x REGEX] BUILDDIR [N]" >&2
 	exit 2
