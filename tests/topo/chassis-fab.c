@@ -199,7 +199,7 @@ static void gen_mellanox(struct fab *f)
 
 		/* at most 63 characters: a description that fills all 64 bytes has no NUL in the
 		 * cache file, and libibnetdisc parses its 64-byte stack copy past the end (a "U-25"
-		 * or "U300" at the end read "-250" or "3000" in one run of 2000, when the stack
+		 * or "U300" at the end read "-250" or "3000" in 1 of 16 runs of the test, when the stack
 		 * byte after it was '0'); whole-64-byte MF0 descriptions are in --hostile */
 		mlx_desc(s->desc, sizeof(s->desc) - 1);
 	}
