@@ -34,6 +34,9 @@
 #    retries), and OpenSM then removes the ports it could not reach and
 #    reprograms the switches without them: LID routes break ("routing failed:
 #    no route to dest lid N" in ibsim.err) until a later sweep repairs them.
+#  - ibsim exits (ibpanic) when a client dies in its start-up handshake, between
+#    asking for a slot and ibsim connecting back to it: kill a client only once
+#    ibsim lists it (fabric_wait_attached).
 #  - Every process we start carries IBMGMT_FABRIC_ID=<socket name>:<role> in its
 #    environment; we only ever signal a PID whose /proc/PID/environ has it.
 
@@ -723,6 +726,23 @@ fabric_reap() {
 	done
 	printf '%s\n' "$_frp_n"
 	return "$_frp_rc"
+}
+
+# fabric_wait_attached PID [SECONDS]: waits until ibsim lists client PID in
+# `Attached`.  0 then; 1 if PID ended first; 2 if not within SECONDS (default
+# 10).  A test that kills a client calls it first: a client killed in its
+# start-up handshake (it has asked ibsim for a slot, ibsim has not yet
+# connected back to its socket) takes ibsim down: "ibpanic: sim_ctl_new_client:
+# can't connect to in socket ... Connection refused", and the fabric is dead.
+fabric_wait_attached() {
+	_fabric_need fabric_wait_attached || return 2
+	_fwa_end=$(($(date +%s) + ${2:-10}))
+	until fabric_console Attached | grep -q "pid $1 "; do
+		_fabric_alive "$1" || return 1
+		[ "$(date +%s)" -lt "$_fwa_end" ] || return 2
+		_fabric_nap 0.02
+	done
+	return 0
 }
 
 # fabric_sweeps: number of completed OpenSM heavy sweeps ("SUBNET UP" lines).

@@ -22,7 +22,9 @@
 #                for ever in umad2sim's start-up handshake, ours and the reference's alike.
 #   kill9 / int  the tool itself gets SIGKILL / SIGINT while it runs (slowed down by 50%
 #                drops at the DROP switch, so that the signal falls in the run, not after
-#                it; the table says when the run still ended first): afterwards its ibsim
+#                it; the table says when the run still ended first), a third of a normal
+#                run after ibsim lists it as attached (a tool killed in its start-up
+#                handshake makes ibsim panic): afterwards its ibsim
 #                slot freed (fabric_reap), the next run gives the normal output, and in the
 #                directory of the file it writes (the rows that write one) nothing else
 #                (no temporary file) and that file as before the run (--cache: an old
@@ -494,6 +496,10 @@ cell() {
 			# a third of a normal run
 			console "Error \"$_drop\" 50"
 			start_bg "$_out" "$_who" "$_tool" "$_args" "$_prev"
+			# killed in its start-up handshake, the tool would take ibsim with it:
+			# the time to the signal counts from when ibsim lists it
+			fabric_wait_attached "$bg_pid" "$tmo"
+			[ $? != 2 ] || hard "$_cn: $_who not attached to ibsim within $tmo s"
 			_fabric_nap "$(awk -v d="$_d" 'BEGIN { printf "%.3f", d / 3000 }')"
 			kill -"$_sig" "$bg_pid" 2>/dev/null
 			wait_bg "$_out" "$_who" "$_tool" "$bg_pid"

@@ -198,6 +198,29 @@ si_e=$(
 )
 expect "fabric_env + sminfo from hca-b1" 'state 3 SMINFO_MASTER$' "$si_e"
 
+# fabric_wait_attached: 1 for a process that ends without ever attaching, 2
+# for one that does not attach within the time given (0: below, the victim).
+wait_attached_is() {
+	if [ "$2" = "$1" ]; then
+		ok "fabric_wait_attached: $1 for $3"
+	else
+		bad "fabric_wait_attached: $2 (not $1) for $3"
+	fi
+}
+sleep 0.3 &
+p=$!
+fabric_wait_attached "$p" 5
+wa=$?
+wait "$p"
+wait_attached_is 1 "$wa" "a process that ended unattached"
+sleep 3 &
+p=$!
+fabric_wait_attached "$p" 1
+wa=$?
+kill "$p" 2>/dev/null
+wait "$p" 2>/dev/null
+wait_attached_is 2 "$wa" "a process not attached within 1 s"
+
 # A client killed while attached keeps its ibsim slot until fabric_reap.
 # iblinkinfo -S sends directed-route SMPs with a real DrSLID, which ibsim
 # drops silently, so it waits for ever (see reference §4): a handy victim.
@@ -230,6 +253,11 @@ while :; do
 		wait "$victim" 2>/dev/null
 		echo "note: iblinkinfo -S did not hang here; fabric_reap check skipped"
 		break
+	fi
+	if [ "$hv" = 0 ] && [ "$try" = 1 ]; then
+		fabric_wait_attached "$victim" 1
+		wa=$?
+		wait_attached_is 0 "$wa" "attached client $victim"
 	fi
 	kill -KILL "$victim"
 	wait "$victim" 2>/dev/null
