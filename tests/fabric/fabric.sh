@@ -114,6 +114,11 @@ _fabric_alive() {
 	return 0
 }
 
+# _fabric_ppid PID: its parent's PID (empty if PID is gone).
+_fabric_ppid() {
+	sed -n 's/^PPid:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null
+}
+
 # _fabric_ours PID ROLE: PID is alive and is the process we started as ROLE.
 _fabric_ours() {
 	_fabric_alive "$1" || return 1
@@ -566,6 +571,9 @@ fabric_run_bg() {
 	(_fr_bg=1 _fabric_client_exec "$@") &
 	FABRIC_BG_PID=$!
 	export FABRIC_BG_PID
+	# Until its subshell has exec'd, /proc/PID/environ is still this shell's, without
+	# the client's IBMGMT_FABRIC_ID: fabric_stop finds such a client by its PID.
+	_fabric_bg_pids="${_fabric_bg_pids:-} $FABRIC_BG_PID"
 }
 
 # Runs in a subshell: environment of a client, then exec $_fr_cmd "$@".
@@ -802,8 +810,25 @@ fabric_stop() {
 }
 
 # Clients started by fabric_run/fabric_run_bg that still run (hung tools):
-# SIGKILL, with a note.  Found by their IBMGMT_FABRIC_ID=<socket>:client.
+# SIGKILL, with a note.  Found by their IBMGMT_FABRIC_ID=<socket>:client, and
+# those of fabric_run_bg also by PID: one started just before fabric_stop may not
+# have exec'd yet (its environment is still ours, without the mark), and would
+# exec after the scan, then wait for ever in umad2sim's start-up for the ibsim
+# we are about to stop.  Such a PID is still our child (PPid = $$; a PID reused
+# since would have to be a new child of ours) and carries no mark of another of
+# our roles.
 _fabric_kill_clients() {
+	for _fkc in ${_fabric_bg_pids:-}; do
+		_fabric_alive "$_fkc" || continue
+		_fabric_ours "$_fkc" client || {
+			[ "$(_fabric_ppid "$_fkc")" = "$$" ] &&
+				! grep -qz "^IBMGMT_FABRIC_ID=$FABRIC_SOCK:" "/proc/$_fkc/environ" 2>/dev/null
+		} || continue
+		_fabric_say "fabric_stop: killing client pid $_fkc, still running: $(tr '\0' ' ' 2>/dev/null < "/proc/$_fkc/cmdline")"
+		kill -KILL "$_fkc" 2>/dev/null || :
+		wait "$_fkc" 2>/dev/null || :
+	done
+	_fabric_bg_pids=
 	# shellcheck disable=SC2013
 	for _fkc in $(grep -lzx "IBMGMT_FABRIC_ID=$FABRIC_SOCK:client" /proc/[0-9]*/environ 2>/dev/null); do
 		_fkc=${_fkc#/proc/}

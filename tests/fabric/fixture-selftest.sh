@@ -5,7 +5,10 @@
 # reference infiniband-diags tools as clients:
 #   1. two-switch.net: sminfo and smpquery nodeinfo from an HCA and from a
 #      switch, Unlink/ReLink of an inter-switch link seen in PortInfo and in
-#      OpenSM's re-sweeps, console errors, fabric_env, reaping a killed client;
+#      OpenSM's re-sweeps, console errors, fabric_env, reaping a killed client,
+#      fabric_stop killing a hung client;
+#   1b. without a simulator: fabric_stop kills a client it is called just after,
+#      also one whose subshell has not exec'd yet;
 #   2. fat-tree.net: it is gen-fat-tree.sh's output; ibnetdiscover -l finds
 #      every node of the file;
 #   3. mixed.net: every node found, widths/speeds as the file says, the link
@@ -294,6 +297,81 @@ else
 	ok "fabric_stop killed the client still running"
 fi
 wait "$hung" 2>/dev/null
+
+# ---------------------------------------------------------------------------
+# A client started just before fabric_stop whose subshell has not exec'd yet
+# (/proc/PID/environ still this shell's, without the client's mark) is killed too:
+# missed, it would exec after the scan and wait for ever for the stopped ibsim.
+# No simulator needed: the fixture's state of a fabric without processes, and
+# `sleep 60` as the client (no umad2sim).
+echo "=== fabric_stop just after fabric_run_bg"
+saved_umad2sim=$FABRIC_UMAD2SIM saved_path=$PATH
+work=$(mktemp -d "${TMPDIR:-/tmp}/ibmgmt-selftest.XXXXXX") || { echo "FAIL: mktemp -d"; exit 1; }
+# fake_fabric: the fixture's variables for a fabric of no processes
+fake_fabric() {
+	# shellcheck disable=SC2034 # FABRIC_SOCK and _fabric_owner are fabric.sh's
+	FABRIC_DIR=$(mktemp -d "$work/fabric.XXXXXX") || return 1
+	FABRIC_SOCK=ibmgmt-selftest-$$-${FABRIC_DIR##*.} FABRIC_UMAD2SIM='' _fabric_owner=$$
+}
+# stop_after_bg: fabric_run_bg sleep 60 then at once fabric_stop (in this shell,
+# the fabric's owner); r=left if the client survived, r=pre if fabric_stop caught it
+# before its exec, r=post after.
+stop_after_bg() {
+	fake_fabric || { r=mktemp; return; }
+	fabric_run_bg none sleep 60
+	_sab=$FABRIC_BG_PID
+	PATH=$saved_path
+	fabric_stop 2> "$work/msgs"
+	if _fabric_alive "$_sab"; then
+		r=left
+		kill -KILL "$_sab" 2>/dev/null
+	elif ! grep -q "^fabric_stop: killing client pid $_sab, " "$work/msgs"; then
+		r="gone without fabric_stop's note"	# sleep 60 cannot have ended by itself
+	elif grep "^fabric_stop: killing client pid $_sab, " "$work/msgs" | grep -q "sleep 60"; then
+		r=post
+	else
+		r=pre
+	fi
+	wait "$_sab" 2>/dev/null
+}
+# 1. Made certain: an `env` first in PATH that takes 2 s over the fixture's check
+# `env --default-signal=INT true`, so the subshell is still before its exec.
+if ! { mkdir "$work/slowbin" && printf '%s\n' '#!/bin/sh' \
+	'[ "$*" != "--default-signal=INT true" ] || sleep 2' 'exec /usr/bin/env "$@"' \
+	> "$work/slowbin/env" && chmod +x "$work/slowbin/env"; }; then
+	echo "FAIL: cannot write $work/slowbin/env"
+	exit 1
+fi
+try=1
+while :; do
+	PATH=$work/slowbin:$saved_path
+	stop_after_bg
+	[ "$r" != post ] || [ "$try" -ge 3 ] || { try=$((try + 1)); continue; }
+	break
+done
+PATH=$saved_path
+case $r in
+pre) ok "fabric_stop killed a client started just before it, still before its exec (try $try)" ;;
+post) bad "set-up: the client had exec'd before fabric_stop in 3 tries: the case is not tested" ;;
+*) bad "fabric_stop and a client still before its exec: $r" ;;
+esac
+# 2. As it comes, 100 times.
+n=0 other=
+while [ "$n" -lt 100 ]; do
+	n=$((n + 1))
+	stop_after_bg
+	case $r in
+	pre | post) ;;
+	*) other="$other $r" ;;
+	esac
+done
+if [ -z "$other" ]; then
+	ok "fabric_stop killed all 100 clients started just before it"
+else
+	bad "fabric_stop just after fabric_run_bg, 100 times, failed:$other"
+fi
+rm -rf "$work"
+FABRIC_UMAD2SIM=$saved_umad2sim FABRIC_DIR=''
 
 # ---------------------------------------------------------------------------
 echo "=== fat-tree.net"
