@@ -15,9 +15,11 @@
  * Exit status: 0 ok, 1 the call failed (the error is printed at the -v level), 2 usage.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <ibmgmt/ibmadrpc.h>
@@ -244,6 +246,39 @@ static int do_sa(struct ibmadrpc_port *port, int argc, char **argv, bool path_re
 
 void test_fill_record(uint8_t *rec, size_t i);
 
+/*
+ * Keep reading until no MAD has come for a second (10 s at most).  A sender that lost our
+ * final ACK sends its last window again (our test server every 50 ms, 10 times), and each
+ * time we ACK it again.  Under the simulator this is not mere politeness: a segment that
+ * reaches a client after it closed its port crashes umad2sim's reader thread (no agent, a
+ * NULL queue: SIGSEGV), and one that comes while the client exits can deadlock umad2sim's
+ * exit handler, which holds its device lock while it joins the reader thread that the
+ * segment woke and that now waits for the same lock.  ibmadrpc_dispatch() returns as soon
+ * as a MAD arrives, so a fixed number of calls ends early exactly when segments keep
+ * coming: the loop watches the clock instead.
+ */
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static void linger_until_quiet(struct ibmadrpc_port *port)
+{
+	uint64_t start = mono_ms(), quiet = start, now = start;
+
+	while (now - quiet < 1000 && now - start < 10000) {
+		uint64_t before = now;
+
+		ibmadrpc_dispatch(port, 200);
+		now = mono_ms();
+		if (now - before < 150)
+			quiet = now; /* woken early: something came */
+	}
+}
+
 /* SA GetTable NodeRecord to a madrpc-server: an RMPP transfer of COUNT records */
 static int do_table(struct ibmadrpc_port *port, int argc, char **argv)
 {
@@ -278,14 +313,7 @@ static int do_table(struct ibmadrpc_port *port, int argc, char **argv)
 		memcpy(copy, rep.mad, rep.len);
 		rep.mad = copy;
 	}
-	/* linger a little: re-ACK a sender that lost our final ACK (under the simulator a
-	 * client that stops reading while segments keep coming can hang in umad2sim at exit) */
-	{
-		int k;
-
-		for (k = 0; k < 5; k++)
-			ibmadrpc_dispatch(port, 100);
-	}
+	linger_until_quiet(port);
 	rec = (size_t)(rep.mad[44] << 8 | rep.mad[45]) * 8;
 	if (!rec || rep.len < rep.data_offset) {
 		printf("bad AttributeOffset %zu\n", rec);
