@@ -811,19 +811,21 @@ fabric_stop() {
 
 # Clients started by fabric_run/fabric_run_bg that still run (hung tools):
 # SIGKILL, with a note.  Found by their IBMGMT_FABRIC_ID=<socket>:client, and
-# those of fabric_run_bg also by PID: one started just before fabric_stop may not
+# those of fabric_run_bg first by PID: one started just before fabric_stop may not
 # have exec'd yet (its environment is still ours, without the mark), and would
 # exec after the scan, then wait for ever in umad2sim's start-up for the ibsim
-# we are about to stop.  Such a PID is still our child (PPid = $$; a PID reused
-# since would have to be a new child of ours) and carries no mark of another of
-# our roles.
+# we are about to stop.  Its environment tells nothing while it may be exec'ing
+# (twice: env, then CMD): reading it at two moments, an exec in between, missed
+# the client.  A PID still our child (PPid = $$) is the client, whatever it runs
+# by now, unless the client ended and its PID went to a new child of ours: the
+# fabric's OpenSM (maybe started again), ibsim and holder are told by their PIDs.
 _fabric_kill_clients() {
 	for _fkc in ${_fabric_bg_pids:-}; do
+		case " ${FABRIC_SM_PID:-} ${FABRIC_SIM_PID:-} ${FABRIC_HOLD_PID:-} " in
+		*" $_fkc "*) continue ;;
+		esac
 		_fabric_alive "$_fkc" || continue
-		_fabric_ours "$_fkc" client || {
-			[ "$(_fabric_ppid "$_fkc")" = "$$" ] &&
-				! grep -qz "^IBMGMT_FABRIC_ID=$FABRIC_SOCK:" "/proc/$_fkc/environ" 2>/dev/null
-		} || continue
+		[ "$(_fabric_ppid "$_fkc")" = "$$" ] || continue
 		_fabric_say "fabric_stop: killing client pid $_fkc, still running: $(tr '\0' ' ' 2>/dev/null < "/proc/$_fkc/cmdline")"
 		kill -KILL "$_fkc" 2>/dev/null || :
 		wait "$_fkc" 2>/dev/null || :
